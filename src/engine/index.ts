@@ -1,0 +1,9 @@
+// dsh-context-engine/engine: the WASM engine's facade. Callers see strings, Uint8Arrays and numbers;
+// never pointers or WASM memory.
+export { sha1Hex, sha256Hex, createDigest, digestMany } from './digest.js';
+export type { Digest, DigestAlgorithm, DigestInput } from './digest.js';
+export { utf8Length, truncateUtf8 } from './utf8.js';
+export type { Utf8Truncation } from './utf8.js';
+export { codePointLength, capCodePoints } from './text.js';
+export { readBounded } from './read.js';
+export type { ReadBoundedOptions, ReadChunk, ReadResult, ReadSource } from './read.js';

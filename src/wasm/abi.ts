@@ -1,0 +1,55 @@
+/**
+ * The WASM module's exports (assembly/index.ts), as the wrapper calls them. Pointers and lengths are
+ * byte offsets into `memory`; see assembly/README.md for ownership and layouts.
+ */
+export interface EngineExports {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+
+  sha1Init(ctx: number): void;
+  sha1Update(ctx: number, ptr: number, len: number): void;
+  sha1UpdateUtf16(ctx: number, ptr: number, units: number): void;
+  sha1Final(ctx: number, out: number): void;
+  sha1FinalHex(ctx: number, out: number): void;
+  sha1Hex(ctx: number, ptr: number, len: number, out: number): void;
+  sha1HexUtf16(ctx: number, ptr: number, units: number, out: number): void;
+
+  sha256Init(ctx: number): void;
+  sha256Update(ctx: number, ptr: number, len: number): void;
+  sha256UpdateUtf16(ctx: number, ptr: number, units: number): void;
+  sha256Final(ctx: number, out: number): void;
+  sha256FinalHex(ctx: number, out: number): void;
+  sha256Hex(ctx: number, ptr: number, len: number, out: number): void;
+  sha256HexUtf16(ctx: number, ptr: number, units: number, out: number): void;
+
+  sha1BatchHex(data: number, offsets: number, count: number, out: number): void;
+  sha256BatchHex(data: number, offsets: number, count: number, out: number): void;
+
+  utf16ToUtf8(src: number, units: number, dst: number, pendingPtr: number): number;
+  utf8LengthUtf16(ptr: number, units: number): number;
+  utf8CutUtf16(ptr: number, units: number, maxBytes: number, bytesOut: number): number;
+  utf8Decode(src: number, len: number, dst: number, final: number, consumedOut: number): number;
+
+  codePointCountUtf16(ptr: number, units: number): number;
+  codePointOffsetUtf16(ptr: number, units: number, max: number): number;
+
+  readInit(rctx: number): void;
+  readUpdateUtf16(rctx: number, src: number, units: number, scratch: number): number;
+  readUpdateBytes(rctx: number, src: number, len: number, scratch: number, replace: number): number;
+  readFinish(rctx: number, out: number, replace: number): number;
+}
+
+/** Every function export the wrapper relies on; instantiation checks them all. */
+export const REQUIRED_FUNCTIONS = [
+  'heapBase',
+  'sha1Init', 'sha1Update', 'sha1UpdateUtf16', 'sha1Final', 'sha1FinalHex', 'sha1Hex', 'sha1HexUtf16',
+  'sha256Init', 'sha256Update', 'sha256UpdateUtf16', 'sha256Final', 'sha256FinalHex', 'sha256Hex',
+  'sha256HexUtf16', 'sha1BatchHex', 'sha256BatchHex',
+  'utf16ToUtf8', 'utf8LengthUtf16', 'utf8CutUtf16', 'utf8Decode',
+  'codePointCountUtf16', 'codePointOffsetUtf16',
+  'readInit', 'readUpdateUtf16', 'readUpdateBytes', 'readFinish',
+] as const satisfies readonly (keyof EngineExports)[];
+
+/** Sizes fixed by the module (assembly/README.md). */
+export const HASH_CTX_SIZE = 128;
+export const READ_CTX_SIZE = 512;
