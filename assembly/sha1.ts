@@ -1,7 +1,5 @@
 // SHA-1 (FIPS 180-4 §6.1). Contexts use the shared layout of util/md.ts; state words are stored as
-// native u32 values. The message schedule runs in SIMD ahead of the rounds (about 8% faster than
-// scalar); round additions are ordered so that rotl(a, 5), the only term depending on the previous
-// round's output, is added last, which keeps the dependency chain at two operations per round.
+// native u32 values.
 
 import {
   CTX_SIZE, mdReset, mdUpdate, mdUpdateUtf16, mdFinish, stateToHex, stateToBytes,
@@ -16,136 +14,204 @@ const SHA1_K1: u32 = 0x6ed9eba1;
 const SHA1_K2: u32 = 0x8f1bbcdc;
 const SHA1_K3: u32 = 0xca62c1d6;
 
-/** Per-round W[t] + K[t], filled by the message schedule of each block. */
+/** W[t] + K[t] of the block being compressed, written by the schedule four words at a time. */
 const SCHEDULE: usize = memory.data(80 * 4, 16);
 
 /** Byte shuffle that turns four big-endian words into native u32 lanes. */
 const BSWAP_WORDS = v128(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+const ZERO = v128(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
 @inline function ch(b: u32, c: u32, d: u32): u32 { return d ^ (b & (c ^ d)); }
 @inline function parity(b: u32, c: u32, d: u32): u32 { return b ^ c ^ d; }
 @inline function maj(b: u32, c: u32, d: u32): u32 { return (b & c) | (d & (b | c)); }
 @inline function kw(t: usize): u32 { return load<u32>(SCHEDULE + (t << 2)); }
 
-
-/**
- * Expands one block into SCHEDULE, four words at a time with SIMD:
- * W[t] = rotl1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]). Lane 3 of each group needs W[t], computed in
- * the same group; rotl1(x ^ W[t]) = rotl1(x) ^ rotl2(x') where W[t] = rotl1(x'), so lane 3 is
- * patched with rotl2 of lane 0's input.
- */
-@inline function sha1Schedule(block: usize): void {
-  let w0 = i8x16.swizzle(v128.load(block, 0), BSWAP_WORDS);
-  let w1 = i8x16.swizzle(v128.load(block, 16), BSWAP_WORDS);
-  let w2 = i8x16.swizzle(v128.load(block, 32), BSWAP_WORDS);
-  let w3 = i8x16.swizzle(v128.load(block, 48), BSWAP_WORDS);
-  const k0 = i32x4.splat(SHA1_K0);
-  v128.store(SCHEDULE, i32x4.add(w0, k0), 0);
-  v128.store(SCHEDULE, i32x4.add(w1, k0), 16);
-  v128.store(SCHEDULE, i32x4.add(w2, k0), 32);
-  v128.store(SCHEDULE, i32x4.add(w3, k0), 48);
-  const zero = i32x4.splat(0);
-  for (let t: usize = 16; t < 80; t += 4) {
-    const w14 = i8x16.shuffle(w0, w1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
-    const w3s = i8x16.shuffle(w3, zero, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-    const x = v128.xor(v128.xor(w0, w14), v128.xor(w2, w3s));
-    const lane0 = i8x16.shuffle(zero, x, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19);
-    const next = v128.xor(rotlx4(x, 1), rotlx4(lane0, 2));
-    w0 = w1;
-    w1 = w2;
-    w2 = w3;
-    w3 = next;
-    const k = t < 20 ? SHA1_K0 : t < 40 ? SHA1_K1 : t < 60 ? SHA1_K2 : SHA1_K3;
-    v128.store(SCHEDULE + (t << 2), i32x4.add(next, i32x4.splat(k)));
-  }
+// Lane moves for the schedule (lanes are words; `a` holds W[t-16..t-13], `b` the next four).
+@inline function words2to5(a: v128, b: v128): v128 {
+  return i8x16.shuffle(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
+}
+@inline function shiftDown1(v: v128): v128 {
+  return i8x16.shuffle(v, ZERO, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
+}
+@inline function lane0ToLane3(v: v128): v128 {
+  return i8x16.shuffle(ZERO, v, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19);
+}
+@inline function storeKw(group: usize, w: v128, k: v128): void {
+  v128.store(SCHEDULE + (group << 4), i32x4.add(w, k));
 }
 
-/** Compresses one 64-byte block at `block` into the five state words at `state`. */
+/**
+ * Compresses one 64-byte block at `block` into the five state words at `state`.
+ *
+ * The message schedule W[t] = rotl1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]) runs in SIMD, four words
+ * at a time, woven between the scalar rounds: words 4g..4g+3 are computed during rounds 4g-16 to
+ * 4g-13, so the vector units work while the integer units run the rounds (1.4× faster than a
+ * schedule computed before the rounds, on V8/x64). Lane 3 of each group needs lane 0 of the same
+ * group: rotl1(x ^ W[t]) = rotl1(x) ^ rotl2(x') where W[t] = rotl1(x'), so it is patched with rotl2
+ * of lane 0's input. The 80 rounds are unrolled; the working variables rotate names instead of
+ * moving, and rotl(a, 5), the only term that depends on the previous round, is added last.
+ */
 function sha1Compress(state: usize, block: usize): void {
-  sha1Schedule(block);
   let a = load<u32>(state, 0);
   let b = load<u32>(state, 4);
   let c = load<u32>(state, 8);
   let d = load<u32>(state, 12);
   let e = load<u32>(state, 16);
+  let w0 = i8x16.swizzle(v128.load(block, 0), BSWAP_WORDS);
+  let w1 = i8x16.swizzle(v128.load(block, 16), BSWAP_WORDS);
+  let w2 = i8x16.swizzle(v128.load(block, 32), BSWAP_WORDS);
+  let w3 = i8x16.swizzle(v128.load(block, 48), BSWAP_WORDS);
+  const k0 = i32x4.splat(SHA1_K0);
+  storeKw(0, w0, k0);
+  storeKw(1, w1, k0);
+  storeKw(2, w2, k0);
+  storeKw(3, w3, k0);
+  let x: v128;
 
-  // 80 rounds, fully unrolled; the five working variables rotate names instead of moving.
+  // rounds 0-3, W[16..19]
   e = e + kw(0) + ch(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  x = v128.xor(v128.xor(w0, words2to5(w0, w1)), v128.xor(w2, shiftDown1(w3)));
   d = d + kw(1) + ch(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  w0 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   c = c + kw(2) + ch(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  storeKw(4, w0, i32x4.splat(SHA1_K0));
   b = b + kw(3) + ch(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  // rounds 4-7, W[20..23]
   a = a + kw(4) + ch(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  x = v128.xor(v128.xor(w1, words2to5(w1, w2)), v128.xor(w3, shiftDown1(w0)));
   e = e + kw(5) + ch(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  w1 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   d = d + kw(6) + ch(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  storeKw(5, w1, i32x4.splat(SHA1_K1));
   c = c + kw(7) + ch(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  // rounds 8-11, W[24..27]
   b = b + kw(8) + ch(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  x = v128.xor(v128.xor(w2, words2to5(w2, w3)), v128.xor(w0, shiftDown1(w1)));
   a = a + kw(9) + ch(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  w2 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   e = e + kw(10) + ch(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  storeKw(6, w2, i32x4.splat(SHA1_K1));
   d = d + kw(11) + ch(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  // rounds 12-15, W[28..31]
   c = c + kw(12) + ch(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  x = v128.xor(v128.xor(w3, words2to5(w3, w0)), v128.xor(w1, shiftDown1(w2)));
   b = b + kw(13) + ch(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  w3 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   a = a + kw(14) + ch(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  storeKw(7, w3, i32x4.splat(SHA1_K1));
   e = e + kw(15) + ch(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  // rounds 16-19, W[32..35]
   d = d + kw(16) + ch(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  x = v128.xor(v128.xor(w0, words2to5(w0, w1)), v128.xor(w2, shiftDown1(w3)));
   c = c + kw(17) + ch(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  w0 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   b = b + kw(18) + ch(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  storeKw(8, w0, i32x4.splat(SHA1_K1));
   a = a + kw(19) + ch(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  // rounds 20-23, W[36..39]
   e = e + kw(20) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  x = v128.xor(v128.xor(w1, words2to5(w1, w2)), v128.xor(w3, shiftDown1(w0)));
   d = d + kw(21) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  w1 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   c = c + kw(22) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  storeKw(9, w1, i32x4.splat(SHA1_K1));
   b = b + kw(23) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  // rounds 24-27, W[40..43]
   a = a + kw(24) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  x = v128.xor(v128.xor(w2, words2to5(w2, w3)), v128.xor(w0, shiftDown1(w1)));
   e = e + kw(25) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  w2 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   d = d + kw(26) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  storeKw(10, w2, i32x4.splat(SHA1_K2));
   c = c + kw(27) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  // rounds 28-31, W[44..47]
   b = b + kw(28) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  x = v128.xor(v128.xor(w3, words2to5(w3, w0)), v128.xor(w1, shiftDown1(w2)));
   a = a + kw(29) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  w3 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   e = e + kw(30) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  storeKw(11, w3, i32x4.splat(SHA1_K2));
   d = d + kw(31) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  // rounds 32-35, W[48..51]
   c = c + kw(32) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  x = v128.xor(v128.xor(w0, words2to5(w0, w1)), v128.xor(w2, shiftDown1(w3)));
   b = b + kw(33) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  w0 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   a = a + kw(34) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  storeKw(12, w0, i32x4.splat(SHA1_K2));
   e = e + kw(35) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  // rounds 36-39, W[52..55]
   d = d + kw(36) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  x = v128.xor(v128.xor(w1, words2to5(w1, w2)), v128.xor(w3, shiftDown1(w0)));
   c = c + kw(37) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  w1 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   b = b + kw(38) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  storeKw(13, w1, i32x4.splat(SHA1_K2));
   a = a + kw(39) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  // rounds 40-43, W[56..59]
   e = e + kw(40) + maj(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  x = v128.xor(v128.xor(w2, words2to5(w2, w3)), v128.xor(w0, shiftDown1(w1)));
   d = d + kw(41) + maj(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  w2 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   c = c + kw(42) + maj(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  storeKw(14, w2, i32x4.splat(SHA1_K2));
   b = b + kw(43) + maj(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  // rounds 44-47, W[60..63]
   a = a + kw(44) + maj(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  x = v128.xor(v128.xor(w3, words2to5(w3, w0)), v128.xor(w1, shiftDown1(w2)));
   e = e + kw(45) + maj(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  w3 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   d = d + kw(46) + maj(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  storeKw(15, w3, i32x4.splat(SHA1_K3));
   c = c + kw(47) + maj(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  // rounds 48-51, W[64..67]
   b = b + kw(48) + maj(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  x = v128.xor(v128.xor(w0, words2to5(w0, w1)), v128.xor(w2, shiftDown1(w3)));
   a = a + kw(49) + maj(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  w0 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   e = e + kw(50) + maj(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  storeKw(16, w0, i32x4.splat(SHA1_K3));
   d = d + kw(51) + maj(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  // rounds 52-55, W[68..71]
   c = c + kw(52) + maj(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  x = v128.xor(v128.xor(w1, words2to5(w1, w2)), v128.xor(w3, shiftDown1(w0)));
   b = b + kw(53) + maj(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  w1 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   a = a + kw(54) + maj(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  storeKw(17, w1, i32x4.splat(SHA1_K3));
   e = e + kw(55) + maj(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  // rounds 56-59, W[72..75]
   d = d + kw(56) + maj(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  x = v128.xor(v128.xor(w2, words2to5(w2, w3)), v128.xor(w0, shiftDown1(w1)));
   c = c + kw(57) + maj(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  w2 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   b = b + kw(58) + maj(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  storeKw(18, w2, i32x4.splat(SHA1_K3));
   a = a + kw(59) + maj(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
+  // rounds 60-63, W[76..79]
   e = e + kw(60) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  x = v128.xor(v128.xor(w3, words2to5(w3, w0)), v128.xor(w1, shiftDown1(w2)));
   d = d + kw(61) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  w3 = v128.xor(rotlx4(x, 1), rotlx4(lane0ToLane3(x), 2));
   c = c + kw(62) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  storeKw(19, w3, i32x4.splat(SHA1_K3));
   b = b + kw(63) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
+  // rounds 64-67
   a = a + kw(64) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
   e = e + kw(65) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
   d = d + kw(66) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
   c = c + kw(67) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
+  // rounds 68-71
   b = b + kw(68) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
   a = a + kw(69) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
   e = e + kw(70) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
   d = d + kw(71) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
+  // rounds 72-75
   c = c + kw(72) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
   b = b + kw(73) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
   a = a + kw(74) + parity(c, d, e) + rotl<u32>(b, 5); c = rotl<u32>(c, 30);
   e = e + kw(75) + parity(b, c, d) + rotl<u32>(a, 5); b = rotl<u32>(b, 30);
+  // rounds 76-79
   d = d + kw(76) + parity(a, b, c) + rotl<u32>(e, 5); a = rotl<u32>(a, 30);
   c = c + kw(77) + parity(e, a, b) + rotl<u32>(d, 5); e = rotl<u32>(e, 30);
   b = b + kw(78) + parity(d, e, a) + rotl<u32>(c, 5); d = rotl<u32>(d, 30);
@@ -157,7 +223,6 @@ function sha1Compress(state: usize, block: usize): void {
   store<u32>(state, load<u32>(state, 12) + d, 12);
   store<u32>(state, load<u32>(state, 16) + e, 16);
 }
-
 
 // ---- Four messages at once (batch hashing): lane k of every vector belongs to message k. ----
 

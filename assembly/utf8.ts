@@ -39,20 +39,37 @@ export function utf16ToUtf8(src: usize, units: usize, dst: usize, pendingPtr: us
     store<u32>(pendingPtr, 0);
   }
   while (i < units) {
-    // Sixteen ASCII units at a time, narrowed to bytes in one store.
     if (i + 16 <= units) {
       const a = v128.load(src + (i << 1));
       const b = v128.load(src + (i << 1), 16);
       if (!v128.any_true(v128.and(v128.or(a, b), i16x8.splat(ASCII_HIGH_BITS)))) {
+        // sixteen ASCII units narrowed to bytes in one store
         v128.store(out, i8x16.narrow_i16x8_u(a, b));
         out += 16;
         i += 16;
         continue;
       }
+      if (isThreeByteRun(a)) {
+        out = putThreeByteRun(out, a);
+        i += 8;
+        continue;
+      }
+      // Keep the ASCII units before the first other one: store all eight narrowed, advance past
+      // the ASCII prefix only (the rest is overwritten).
+      const nonAscii = i16x8.bitmask(i16x8.gt_u(a, i16x8.splat(0x7f)));
+      if (nonAscii == 0) {
+        store<u64>(out, i64x2.extract_lane(i8x16.narrow_i16x8_u(a, a), 0));
+        out += 8;
+        i += 8;
+        continue;
+      }
+      const ascii = <usize>ctz(nonAscii);
+      store<u64>(out, i64x2.extract_lane(i8x16.narrow_i16x8_u(a, a), 0));
+      out += ascii;
+      i += ascii;
     }
-    // Otherwise a scalar run of up to 16 units before trying the fast path again.
-    const runEnd = min(units, i + 16);
-    while (i < runEnd) {
+    // One code point, then more while they are not ASCII.
+    do {
       const c = unitAt(src, i);
       if (c < UTF8_1_LIMIT) {
         store<u8>(out, <u8>c);
@@ -81,9 +98,29 @@ export function utf16ToUtf8(src: usize, units: usize, dst: usize, pendingPtr: us
         out += 3;
       }
       i += 1;
-    }
+    } while (i < units && unitAt(src, i) >= UTF8_1_LIMIT && !(i + 16 <= units && isThreeByteRun(v128.load(src + (i << 1)))));
   }
   return out - dst;
+}
+
+/** All eight units encode as three bytes: U+0800..U+FFFF outside the surrogates (CJK text). */
+@inline function isThreeByteRun(v: v128): bool {
+  const wide = i16x8.ge_u(v, i16x8.splat(<i16>UTF8_2_LIMIT));
+  const surrogate = i16x8.eq(v128.and(v, i16x8.splat(<i16>0xf800)), i16x8.splat(<i16>0xd800));
+  return i16x8.all_true(v128.andnot(wide, surrogate));
+}
+
+/** Writes eight three-byte sequences (24 bytes) for the units in `v`. */
+@inline function putThreeByteRun(out: usize, v: v128): usize {
+  const lead = v128.or(i16x8.shr_u(v, 12), i16x8.splat(0xe0));
+  const mid = v128.or(v128.and(i16x8.shr_u(v, 6), i16x8.splat(0x3f)), i16x8.splat(0x80));
+  const last = v128.or(v128.and(v, i16x8.splat(0x3f)), i16x8.splat(0x80));
+  const leadMid = i8x16.narrow_i16x8_u(lead, mid); // lead bytes in 0..7, middle bytes in 8..15
+  const lasts = i8x16.narrow_i16x8_u(last, last); // last bytes in 0..7 (and again in 8..15)
+  v128.store(out, i8x16.shuffle(leadMid, lasts, 0, 8, 16, 1, 9, 17, 2, 10, 18, 3, 11, 19, 4, 12, 20, 5));
+  store<u64>(out + 16, i64x2.extract_lane(
+    i8x16.shuffle(leadMid, lasts, 13, 21, 6, 14, 22, 7, 15, 23, 0, 0, 0, 0, 0, 0, 0, 0), 0));
+  return out + 24;
 }
 
 @inline function putFour(out: usize, cp: u32): usize {

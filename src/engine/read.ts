@@ -50,9 +50,8 @@ export type ReadResult =
 const slot = new ContextSlot(layout.readSlot, READ_CTX_SIZE);
 const SHA1_HEX = 40;
 
-/** Resolves when `signal` aborts; never when there is no signal. */
-function whenAborted(signal: AbortSignal | undefined): { promise: Promise<'aborted'>; dispose(): void } {
-  if (signal === undefined) return { promise: new Promise(() => {}), dispose() {} };
+/** Resolves when `signal` aborts. */
+function whenAborted(signal: AbortSignal): { promise: Promise<'aborted'>; dispose(): void } {
   let onAbort!: () => void;
   const promise = new Promise<'aborted'>((resolve) => {
     onAbort = () => resolve('aborted');
@@ -100,13 +99,15 @@ export async function readBounded(source: ReadSource, options: ReadBoundedOption
   if (reportedSize !== undefined && reportedSize > maxBytes) return { status: 'oversize', bytes: reportedSize, maxBytes };
 
   const read = new BoundedRead(maxBytes, decode === 'replace');
-  const abort = whenAborted(signal);
+  // Without a signal there is nothing to race the source against.
+  const abort = signal === undefined ? undefined : whenAborted(signal);
   let iterator: AsyncIterator<ReadChunk> | Iterator<ReadChunk> | undefined;
   let finished = false;
   try {
     iterator = iteratorOf(source);
     while (true) {
-      const step = await Promise.race([iterator.next(), abort.promise]);
+      const next = iterator.next();
+      const step = abort === undefined ? await next : await Promise.race([next, abort.promise]);
       if (step === 'aborted' || signal?.aborted) return { status: 'cancelled' };
       if (step.done) {
         finished = true;
@@ -119,7 +120,7 @@ export async function readBounded(source: ReadSource, options: ReadBoundedOption
     if (signal?.aborted) return { status: 'cancelled' };
     return { status: 'unavailable', error };
   } finally {
-    abort.dispose();
+    abort?.dispose();
     read.discard();
     // Stop the source (close its file) unless it ended by itself; a source that blocks or throws on
     // return() is not waited for.

@@ -1,0 +1,32 @@
+// npm run bench: every suite, side by side with its baselines in the same process, printed as a
+// Markdown table of ratios (the table in bench/README.md comes from here).
+// Options: --quick (fewer, shorter rounds), --only <substring> (groups whose name contains it).
+
+import { cpus, totalmem } from 'node:os';
+import { compare, markdownTable, type Comparison, type Row } from './harness.js';
+import { digestComparisons } from './digest.bench.js';
+import { readComparisons } from './read.bench.js';
+import { textComparisons } from './text.bench.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
+const options = quick ? { rounds: 3, time: 100 } : { rounds: 7, time: 150 };
+
+const comparisons: Comparison[] = [...(await digestComparisons()), ...readComparisons(), ...textComparisons()]
+  .filter((c) => only === undefined || c.group.includes(only));
+
+const rows: Row[] = [];
+for (const c of comparisons) {
+  const result = await compare(c, options);
+  for (const row of result) {
+    console.error(`${row.group}: ${row.ours} vs ${row.baseline} ${row.ratio.toFixed(2)}×`);
+  }
+  rows.push(...result);
+}
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+console.log(`${new Date().toISOString().slice(0, 10)} · ${cpu} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} (V8 ${process.versions.v8})`);
+console.log(`${options.rounds} rounds × ${options.time} ms per case; ratio = median over rounds of baseline median ÷ ours median\n`);
+console.log(markdownTable(rows));
