@@ -146,18 +146,27 @@ export function utf8LengthUtf16(ptr: usize, units: usize): u32 {
   let total = <u32>units;
   let i: usize = 0;
   let prev = i16x8.splat(0);
-  let vectors = units / UNITS_PER_VECTOR;
-  while (vectors != 0) {
-    const batch = min(vectors, FLUSH_VECTORS);
-    let acc = i16x8.splat(0);
+  let pairs = units / (2 * UNITS_PER_VECTOR);
+  // Three independent accumulators (units >= U+0080, units >= U+0800, second halves of pairs) over
+  // two vectors per step keep the adds off one dependency chain.
+  while (pairs != 0) {
+    const batch = min(pairs, FLUSH_VECTORS / 2);
+    let wide = i16x8.splat(0);
+    let wider = i16x8.splat(0);
+    let seconds = i16x8.splat(0);
     for (let k: usize = 0; k < batch; k++) {
-      const cur = v128.load(ptr + (i << 1));
-      acc = extraBytes(acc, cur, prev);
-      prev = cur;
-      i += UNITS_PER_VECTOR;
+      const a = v128.load(ptr + (i << 1));
+      const b = v128.load(ptr + (i << 1), 16);
+      const limit1 = i16x8.splat(<i16>UTF8_1_LIMIT);
+      const limit2 = i16x8.splat(<i16>UTF8_2_LIMIT);
+      wide = i16x8.sub(wide, i16x8.add(i16x8.ge_u(a, limit1), i16x8.ge_u(b, limit1)));
+      wider = i16x8.sub(wider, i16x8.add(i16x8.ge_u(a, limit2), i16x8.ge_u(b, limit2)));
+      seconds = i16x8.sub(seconds, i16x8.add(pairSecondHalves(a, prev), pairSecondHalves(b, a)));
+      prev = b;
+      i += 2 * UNITS_PER_VECTOR;
     }
-    total += sumU16(acc);
-    vectors -= batch;
+    total += sumU16(wide) + sumU16(wider) - 2 * sumU16(seconds);
+    pairs -= batch;
   }
   let last: u32 = i != 0 ? unitAt(ptr, i - 1) : 0;
   for (; i < units; i++) {
