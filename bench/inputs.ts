@@ -36,15 +36,18 @@ export function mixedText(utf8Bytes: number, seed = 7): string {
   return parts.join('');
 }
 
-/** An instruction file: Markdown-ish lines, mostly ASCII, of about `utf8Bytes` bytes, ending in a newline. */
-export function instructionText(utf8Bytes: number, seed = 11): string {
+/**
+ * An instruction file: Markdown-ish lines of about `utf8Bytes` bytes ending in a newline; about one
+ * word in twenty is CJK unless `asciiOnly` (then V8 stores the string one byte per unit).
+ */
+export function instructionText(utf8Bytes: number, asciiOnly = false, seed = 11): string {
   const next = random(seed);
   const lines = ['# Project instructions', ''];
   let size = 0;
   while (size < utf8Bytes) {
     const words: string[] = [];
     const n = 6 + ((next() * 10) | 0);
-    for (let i = 0; i < n; i++) words.push(next() < 0.05 ? CJK_WORDS[(next() * CJK_WORDS.length) | 0]! : ASCII_WORDS[(next() * ASCII_WORDS.length) | 0]!);
+    for (let i = 0; i < n; i++) words.push(!asciiOnly && next() < 0.05 ? CJK_WORDS[(next() * CJK_WORDS.length) | 0]! : ASCII_WORDS[(next() * ASCII_WORDS.length) | 0]!);
     const line = `- ${words.join(' ')}.`;
     lines.push(line);
     size += Buffer.byteLength(line) + 1;

@@ -66,21 +66,27 @@ function iteratorOf(source: ReadSource): AsyncIterator<ReadChunk> | Iterator<Rea
   return (source as Iterable<ReadChunk>)[Symbol.iterator]();
 }
 
-function checkOptions(options: unknown): Required<Omit<ReadBoundedOptions, 'signal' | 'reportedSize'>> & ReadBoundedOptions {
+interface CheckedOptions {
+  readonly maxBytes: number;
+  readonly signal: AbortSignal | undefined;
+  readonly reportedSize: number | undefined;
+  readonly replace: boolean;
+}
+
+function checkOptions(options: unknown): CheckedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`readBounded: options must be an object with maxBytes, got ${describe(options)}`);
   }
-  const o = options as ReadBoundedOptions;
-  expectLimit('readBounded', 'maxBytes', o.maxBytes, false);
-  if (o.reportedSize !== undefined) expectLimit('readBounded', 'reportedSize', o.reportedSize, false);
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) {
-    throw new TypeError(`readBounded: signal must be an AbortSignal, got ${describe(o.signal)}`);
+  const { maxBytes, signal, reportedSize, decode } = options as ReadBoundedOptions;
+  expectLimit('readBounded', 'maxBytes', maxBytes, false);
+  if (reportedSize !== undefined) expectLimit('readBounded', 'reportedSize', reportedSize, false);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`readBounded: signal must be an AbortSignal, got ${describe(signal)}`);
   }
-  const decode = o.decode ?? 'fatal';
-  if (decode !== 'fatal' && decode !== 'replace') {
-    throw new TypeError(`readBounded: decode must be 'fatal' or 'replace', got ${describe(o.decode)}`);
+  if (decode !== undefined && decode !== 'fatal' && decode !== 'replace') {
+    throw new TypeError(`readBounded: decode must be 'fatal' or 'replace', got ${describe(decode)}`);
   }
-  return { ...o, decode };
+  return { maxBytes, signal, reportedSize, replace: decode === 'replace' };
 }
 
 /**
@@ -94,11 +100,11 @@ export async function readBounded(source: ReadSource, options: ReadBoundedOption
        typeof (source as Partial<Iterable<unknown>>)[Symbol.iterator] !== 'function')) {
     throw new TypeError(`readBounded: source must be an async or sync iterable of chunks, got ${describe(source)}`);
   }
-  const { maxBytes, signal, reportedSize, decode } = checkOptions(options);
+  const { maxBytes, signal, reportedSize, replace } = checkOptions(options);
   if (signal?.aborted) return { status: 'cancelled' };
   if (reportedSize !== undefined && reportedSize > maxBytes) return { status: 'oversize', bytes: reportedSize, maxBytes };
 
-  const read = new BoundedRead(maxBytes, decode === 'replace');
+  const read = new BoundedRead(maxBytes, replace);
   // Without a signal there is nothing to race the source against.
   const abort = signal === undefined ? undefined : whenAborted(signal);
   let iterator: AsyncIterator<ReadChunk> | Iterator<ReadChunk> | undefined;
