@@ -13,9 +13,29 @@ export function describe(value: unknown): string {
   return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
 }
 
-/** True for Uint8Array and its subclasses (Buffer), from this realm or another. */
+// The built-in %TypedArray%.prototype getters read internal slots: an object cannot fake them, and
+// a subclass cannot override them. Only they decide what is written into WASM memory.
+const typedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
+function intrinsicGetter(key: PropertyKey): (this: unknown) => unknown {
+  return Object.getOwnPropertyDescriptor(typedArrayPrototype, key)!.get! as (this: unknown) => unknown;
+}
+const typedArrayName = intrinsicGetter(Symbol.toStringTag);
+const typedArrayBuffer = intrinsicGetter('buffer') as (this: Uint8Array) => ArrayBufferLike;
+const typedArrayOffset = intrinsicGetter('byteOffset') as (this: Uint8Array) => number;
+const typedArrayLength = intrinsicGetter('length') as (this: Uint8Array) => number;
+
+/** True for a real Uint8Array or subclass (Buffer), from this realm or another. */
 export function isBytes(value: unknown): value is Uint8Array {
-  return value instanceof Uint8Array || Object.prototype.toString.call(value) === '[object Uint8Array]';
+  return ArrayBuffer.isView(value) && typedArrayName.call(value) === 'Uint8Array';
+}
+
+/**
+ * `bytes` as a plain Uint8Array view of the same memory, so that no subclass override (length,
+ * subarray) can change what reaches WASM memory. Plain Uint8Arrays pass through untouched.
+ */
+export function plainBytes(bytes: Uint8Array): Uint8Array {
+  if (Object.getPrototypeOf(bytes) === Uint8Array.prototype) return bytes;
+  return new Uint8Array(typedArrayBuffer.call(bytes), typedArrayOffset.call(bytes), typedArrayLength.call(bytes));
 }
 
 export function expectString(fn: string, name: string, value: unknown): asserts value is string {

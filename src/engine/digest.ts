@@ -8,7 +8,7 @@ import {
   writeUtf8,
 } from '../wasm/memory.js';
 import { ContextSlot } from '../wasm/slot.js';
-import { describe, expectText, isBytes } from './args.js';
+import { describe, expectText, isBytes, plainBytes } from './args.js';
 
 export type DigestAlgorithm = 'sha1' | 'sha256';
 export type DigestInput = string | Uint8Array;
@@ -86,8 +86,9 @@ function feed(alg: Algorithm, ctx: number, input: DigestInput): void {
   }
 }
 
-function oneShot(alg: Algorithm, fn: string, input: unknown): string {
-  expectText(fn, 'input', input);
+function oneShot(alg: Algorithm, fn: string, value: unknown): string {
+  expectText(fn, 'input', value);
+  const input = typeof value === 'string' ? value : plainBytes(value);
   const { io, out, scratchCtx } = layout;
   if (typeof input === 'string' && input.length <= MAX_PIECE_UNITS) {
     reserveIo(input.length * 2);
@@ -127,7 +128,7 @@ class WasmDigest implements Digest {
   update(chunk: DigestInput): this {
     expectText(`${this.#alg.name} digest update`, 'chunk', chunk);
     if (this.#done) throw new Error(`${this.#alg.name} digest: update() after digestHex()`);
-    feed(this.#alg, this.#alg.slot.enter(this, this.#alg.init), chunk);
+    feed(this.#alg, this.#alg.slot.enter(this, this.#alg.init), typeof chunk === 'string' ? chunk : plainBytes(chunk));
     return this;
   }
 
@@ -168,29 +169,30 @@ export function digestMany(algorithmName: DigestAlgorithm, inputs: readonly Dige
   const alg = algorithm('digestMany', algorithmName);
   if (!Array.isArray(inputs)) throw new TypeError(`digestMany: inputs must be an array, got ${describe(inputs)}`);
   const count = inputs.length;
+  const items = new Array<DigestInput>(count);
   for (let i = 0; i < count; i++) {
     const input: unknown = inputs[i];
-    if (typeof input !== 'string' && !isBytes(input)) {
-      throw new TypeError(`digestMany: inputs[${i}] must be a string or a Uint8Array, got ${describe(input)}`);
-    }
+    if (typeof input === 'string') items[i] = input;
+    else if (isBytes(input)) items[i] = plainBytes(input);
+    else throw new TypeError(`digestMany: inputs[${i}] must be a string or a Uint8Array, got ${describe(input)}`);
   }
   const results = new Array<string>(count);
   let first = 0;
   while (first < count) {
-    if (worstCaseBytes(inputs[first]!) > MAX_BATCH_BYTES) {
-      results[first] = oneShot(alg, 'digestMany', inputs[first]);
+    if (worstCaseBytes(items[first]!) > MAX_BATCH_BYTES) {
+      results[first] = oneShot(alg, 'digestMany', items[first]);
       first += 1;
       continue;
     }
     let last = first;
     let size = 0;
     while (last < count) {
-      const next = worstCaseBytes(inputs[last]!);
+      const next = worstCaseBytes(items[last]!);
       if (size + next > MAX_BATCH_BYTES) break;
       size += next;
       last += 1;
     }
-    hashGroup(alg, inputs, first, last, size, results);
+    hashGroup(alg, items, first, last, size, results);
     first = last;
   }
   return results;

@@ -6,7 +6,7 @@ import { READ_CTX_SIZE } from '../wasm/abi.js';
 import { engine } from '../wasm/instance.js';
 import { layout, MAX_PIECE_BYTES, MAX_PIECE_UNITS, pieceEnd, readAscii, reserveIo, writeBytes, writeUtf16 } from '../wasm/memory.js';
 import { ContextSlot } from '../wasm/slot.js';
-import { describe, expectLimit, isBytes } from './args.js';
+import { describe, expectLimit, isBytes, plainBytes } from './args.js';
 
 export type ReadChunk = string | Uint8Array;
 export type ReadSource = AsyncIterable<ReadChunk> | Iterable<ReadChunk>;
@@ -168,7 +168,7 @@ class BoundedRead {
       return { status: 'unavailable', error: new TypeError('readBounded: the source mixed string and byte chunks') };
     }
     this.#kind = kind;
-    return kind === 'string' ? this.#pushText(chunk as string) : this.#pushBytes(chunk as Uint8Array);
+    return kind === 'string' ? this.#pushText(chunk as string) : this.#pushBytes(plainBytes(chunk as Uint8Array));
   }
 
   #pushText(chunk: string): ReadResult | undefined {
@@ -207,7 +207,9 @@ class BoundedRead {
   finish(): ReadResult {
     const bytes = engine.readFinish(this.#ctx(), layout.out, this.#replace ? 1 : 0);
     if (bytes < 0) return { status: 'invalid-utf8' };
-    if (bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
+    // A surrogate held back from the last string chunk counts only now. (Byte sources were limited by
+    // the bytes read, checked chunk by chunk.)
+    if (this.#kind === 'string' && bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
     const sha1 = readAscii(layout.out, SHA1_HEX);
     const trimmedSha1 = readAscii(layout.out + SHA1_HEX, SHA1_HEX);
     if (this.#decoder !== undefined) this.#parts.push(this.#decoder.decode());

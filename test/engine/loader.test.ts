@@ -1,0 +1,143 @@
+// Loading the WASM module (spec X-14): failures name the package, the module and the reason, with no
+// fallback; the module itself does no I/O (no imports); and the built package exposes the engine and
+// the raw module under its own name.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import * as facade from '../../src/engine/index.js';
+import { ENGINE_WASM_URL, instantiateEngine } from '../../src/wasm/instance.js';
+import { nodeHash } from '../support/reference.js';
+
+/** Every export the facade needs, in the order the loader reports them (memory first). */
+const EXPORTS = [
+  'memory', 'heapBase',
+  'sha1Init', 'sha1Update', 'sha1UpdateUtf16', 'sha1Final', 'sha1FinalHex', 'sha1Hex', 'sha1HexUtf16',
+  'sha256Init', 'sha256Update', 'sha256UpdateUtf16', 'sha256Final', 'sha256FinalHex', 'sha256Hex', 'sha256HexUtf16',
+  'sha1BatchHex', 'sha256BatchHex',
+  'utf16ToUtf8', 'utf8LengthUtf16', 'utf8CutUtf16', 'utf8Decode',
+  'codePointCountUtf16', 'codePointOffsetUtf16',
+  'readInit', 'readUpdateUtf16', 'readUpdateBytes', 'readFinish',
+];
+
+const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]; // "\0asm", version 1
+const EMPTY_MODULE = Uint8Array.from(HEADER);
+// A module with one memory (1 page) exported as "memory", and nothing else.
+const MEMORY_ONLY = Uint8Array.from([
+  ...HEADER,
+  0x05, 0x03, 0x01, 0x00, 0x01, // memory section: 1 memory, no maximum, 1 page
+  0x07, 0x0a, 0x01, 0x06, ...Buffer.from('memory'), 0x02, 0x00, // export section: "memory" = memory 0
+]);
+
+const rejection = (promise: Promise<unknown>): Promise<Error> =>
+  promise.then(() => { throw new Error('expected a rejection'); }, (error: Error) => error);
+
+describe('X-14 instantiation failures name the module and the reason', () => {
+  it('X-14 garbage bytes reject with dsh-context-engine, the module name and the compiler\'s reason', async () => {
+    const error = await rejection(instantiateEngine(Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]), 'garbage.wasm'));
+    expect(error).toBeInstanceOf(Error);
+    expect(error.cause).toBeInstanceOf(WebAssembly.CompileError);
+    const reason = (error.cause as Error).message;
+    expect(reason.length).toBeGreaterThan(0);
+    expect(error.message).toBe(`dsh-context-engine: cannot instantiate WASM module garbage.wasm: ${reason}`);
+  });
+
+  it('X-14 a truncated engine.wasm rejects the same way', async () => {
+    const bytes = readFileSync(ENGINE_WASM_URL).subarray(0, 100);
+    const error = await rejection(instantiateEngine(bytes, 'truncated engine'));
+    expect(error.message).toMatch(/^dsh-context-engine: cannot instantiate WASM module truncated engine: \S/);
+  });
+
+  it('X-14 a valid empty module rejects with the list of every missing export', async () => {
+    expect(WebAssembly.validate(EMPTY_MODULE)).toBe(true);
+    const error = await rejection(instantiateEngine(EMPTY_MODULE, 'empty.wasm'));
+    expect(error.message).toBe(`dsh-context-engine: WASM module empty.wasm lacks exports: ${EXPORTS.join(', ')}`);
+  });
+
+  it('X-14 a module exporting only its memory is missing every function', async () => {
+    expect(WebAssembly.validate(MEMORY_ONLY)).toBe(true);
+    const error = await rejection(instantiateEngine(MEMORY_ONLY, 'memory-only.wasm'));
+    expect(error.message).toBe(`dsh-context-engine: WASM module memory-only.wasm lacks exports: ${EXPORTS.slice(1).join(', ')}`);
+  });
+
+  it('X-14 the real module instantiates again on its own, with exactly the exports listed above', async () => {
+    const bytes = readFileSync(ENGINE_WASM_URL);
+    const exports = await instantiateEngine(bytes, 'engine.wasm');
+    expect(exports.memory).toBeInstanceOf(WebAssembly.Memory);
+    const names = WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((e) => e.name);
+    expect([...names].sort()).toEqual([...EXPORTS].sort());
+  });
+
+  it('X-14 the module does no I/O, reads no clock and uses no randomness: it imports nothing but env.abort', () => {
+    const imports = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(ENGINE_WASM_URL)));
+    for (const entry of imports) expect(`${entry.module}.${entry.name}`).toBe('env.abort');
+  });
+
+  it('X-14 when engine.wasm cannot be read, importing the engine fails with its URL and the reason', async () => {
+    vi.resetModules();
+    vi.doMock('node:fs/promises', () => ({
+      readFile: () => Promise.reject(new Error('ENOENT: no such file or directory')),
+    }));
+    try {
+      const error = await rejection(import('../../src/wasm/instance.js'));
+      expect(error.message).toBe(`dsh-context-engine: cannot load WASM module ${ENGINE_WASM_URL.href}: ENOENT: no such file or directory`);
+    } finally {
+      vi.doUnmock('node:fs/promises');
+      vi.resetModules();
+    }
+  });
+
+  it('X-14 when engine.wasm is corrupt, importing the facade fails; there is no JavaScript fallback', async () => {
+    vi.resetModules();
+    vi.doMock('node:fs/promises', () => ({ readFile: () => Promise.resolve(Uint8Array.from([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9])) }));
+    try {
+      const error = await rejection(import('../../src/engine/index.js'));
+      expect(error.message).toMatch(new RegExp(`^dsh-context-engine: cannot instantiate WASM module ${ENGINE_WASM_URL.href.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: \\S`));
+    } finally {
+      vi.doUnmock('node:fs/promises');
+      vi.resetModules();
+    }
+  });
+});
+
+describe('X-14 packaging: the package imports itself by name', () => {
+  const require = createRequire(import.meta.url);
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    name: string; exports: Record<string, string | Record<string, string>>; files: string[];
+  };
+
+  it("X-14 every target in package.json's exports map exists after the build", () => {
+    expect(pkg.name).toBe('dsh-context-engine');
+    const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t)));
+    expect(targets).toContain('./build/engine.wasm');
+    for (const target of targets) expect(existsSync(new URL(target, new URL('../../', import.meta.url))), target).toBe(true);
+    expect(pkg.files).toContain('build/engine.wasm');
+  });
+
+  it("X-14 'dsh-context-engine/wasm' resolves (import.meta.resolve and require.resolve) to the built engine.wasm", () => {
+    const viaImport = fileURLToPath(import.meta.resolve('dsh-context-engine/wasm'));
+    const viaRequire = require.resolve('dsh-context-engine/wasm');
+    expect(viaImport).toBe(`${root}build/engine.wasm`);
+    expect(viaRequire).toBe(viaImport);
+    expect(existsSync(viaImport)).toBe(true);
+    expect(readFileSync(viaImport).equals(readFileSync(ENGINE_WASM_URL))).toBe(true);
+  });
+
+  it("X-14 await import('dsh-context-engine/engine') and the root export expose the same working functions", async () => {
+    const byName = await import('dsh-context-engine/engine');
+    const rootExport = await import('dsh-context-engine');
+    const names = Object.keys(facade).sort();
+    expect(names).toEqual(['capCodePoints', 'codePointLength', 'createDigest', 'digestMany', 'readBounded', 'sha1Hex',
+      'sha256Hex', 'truncateUtf8', 'utf8Length']);
+    expect(Object.keys(byName).sort()).toEqual(names);
+    expect(Object.keys(rootExport).sort()).toEqual(names);
+    expect(fileURLToPath(import.meta.resolve('dsh-context-engine/engine'))).toBe(`${root}lib/engine/index.js`);
+    const text = 'packaged é😀\uD800';
+    expect(byName.sha1Hex(text)).toBe(nodeHash('sha1', text));
+    expect(rootExport.sha256Hex(text)).toBe(nodeHash('sha256', text));
+    expect(byName.capCodePoints(text, 10)).toBe(facade.capCodePoints(text, 10));
+    expect(await byName.readBounded([text], { maxBytes: 100 })).toEqual(await facade.readBounded([text], { maxBytes: 100 }));
+  });
+});
