@@ -4,7 +4,7 @@
 import {
   CTX_SIZE, mdReset, mdUpdate, mdUpdateUtf16, mdFinish, stateToHex, stateToBytes,
 } from "./util/md";
-import { add, loadTransposed, rotlx4 } from "./util/lanes";
+import { add, loadBigEndian, loadTransposed, rotlx4, ZERO } from "./util/lanes";
 
 const SHA1_WORDS: usize = 5;
 /** Initial hash value H(0) (FIPS 180-4 §5.3.1). */
@@ -16,10 +16,6 @@ const SHA1_K3: u32 = 0xca62c1d6;
 
 /** W[t] + K[t] of the block being compressed, written by the schedule four words at a time. */
 const SCHEDULE: usize = memory.data(80 * 4, 16);
-
-/** Byte shuffle that turns four big-endian words into native u32 lanes. */
-const BSWAP_WORDS = v128(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
-const ZERO = v128(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
 @inline function ch(b: u32, c: u32, d: u32): u32 { return d ^ (b & (c ^ d)); }
 @inline function parity(b: u32, c: u32, d: u32): u32 { return b ^ c ^ d; }
@@ -57,10 +53,10 @@ function sha1Compress(state: usize, block: usize): void {
   let c = load<u32>(state, 8);
   let d = load<u32>(state, 12);
   let e = load<u32>(state, 16);
-  let w0 = i8x16.swizzle(v128.load(block, 0), BSWAP_WORDS);
-  let w1 = i8x16.swizzle(v128.load(block, 16), BSWAP_WORDS);
-  let w2 = i8x16.swizzle(v128.load(block, 32), BSWAP_WORDS);
-  let w3 = i8x16.swizzle(v128.load(block, 48), BSWAP_WORDS);
+  let w0 = loadBigEndian(block + 0);
+  let w1 = loadBigEndian(block + 16);
+  let w2 = loadBigEndian(block + 32);
+  let w3 = loadBigEndian(block + 48);
   const k0 = i32x4.splat(SHA1_K0);
   storeKw(0, w0, k0);
   storeKw(1, w1, k0);

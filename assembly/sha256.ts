@@ -4,7 +4,7 @@
 import {
   mdReset, mdUpdate, mdUpdateUtf16, mdFinish, stateToHex, stateToBytes,
 } from "./util/md";
-import { add, loadTransposed, rotrx4 } from "./util/lanes";
+import { add, loadBigEndian, loadTransposed, rotrx4, ZERO } from "./util/lanes";
 
 const SHA256_WORDS: usize = 8;
 
@@ -20,10 +20,6 @@ const SHA256_H: usize = memory.data<u32>([
 
 /** W[t] + K[t] of the block being compressed, written by the schedule four words at a time. */
 const SCHEDULE: usize = memory.data(64 * 4, 16);
-
-/** Byte shuffle that turns four big-endian words into native u32 lanes. */
-const BSWAP_WORDS = v128(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
-const ZERO = v128(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
 // Σ0 and Σ1 factored as rotr(x ^ rotr(x, i) ^ rotr(x, j), k): the same rotations with fewer register
 // copies on x86 (measured ~5% faster than the three-rotation form).
@@ -73,10 +69,10 @@ function sha256Compress(state: usize, block: usize): void {
   let f = load<u32>(state, 20);
   let g = load<u32>(state, 24);
   let h = load<u32>(state, 28);
-  let w0 = i8x16.swizzle(v128.load(block, 0), BSWAP_WORDS);
-  let w1 = i8x16.swizzle(v128.load(block, 16), BSWAP_WORDS);
-  let w2 = i8x16.swizzle(v128.load(block, 32), BSWAP_WORDS);
-  let w3 = i8x16.swizzle(v128.load(block, 48), BSWAP_WORDS);
+  let w0 = loadBigEndian(block + 0);
+  let w1 = loadBigEndian(block + 16);
+  let w2 = loadBigEndian(block + 32);
+  let w3 = loadBigEndian(block + 48);
   storeKw(0, w0);
   storeKw(1, w1);
   storeKw(2, w2);

@@ -1,5 +1,16 @@
-// Four-lane SIMD plumbing for batch hashing: four independent messages advance one block each per
-// step, lane k of every v128 belonging to message k.
+// SIMD plumbing for the hashes: big-endian word loads, rotations, and the four-lane layout of batch
+// hashing, where four messages advance one block each per step and lane k of every v128 belongs to
+// message k.
+
+export const ZERO = v128(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+/** Byte shuffle that turns four big-endian words into native u32 lanes. */
+const BSWAP_WORDS = v128(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+
+/** Four consecutive big-endian words at `ptr` as native u32 lanes. */
+@inline export function loadBigEndian(ptr: usize): v128 {
+  return i8x16.swizzle(v128.load(ptr), BSWAP_WORDS);
+}
 
 /** Bytes of one lane-interleaved state: up to 8 words × 4 lanes. */
 export const STATE4_SIZE: usize = 8 * 16;
