@@ -74,6 +74,24 @@ function batchHex<H>(data: usize, offsets: usize, count: usize, out: usize): voi
     if (busy == 0) return;
     if (busy == 1 && nextMessage >= count) break;
 
+    // While every lane is in its message body, run the common stretch of full blocks without
+    // per-step bookkeeping.
+    const run = min(min(lane(LANE_FULL, 0), lane(LANE_FULL, 1)), min(lane(LANE_FULL, 2), lane(LANE_FULL, 3)));
+    if (run > 1) {
+      let p0 = lane(LANE_NEXT, 0), p1 = lane(LANE_NEXT, 1), p2 = lane(LANE_NEXT, 2), p3 = lane(LANE_NEXT, 3);
+      for (let n: usize = 1; n < run; n++) {
+        h.compress4(STATE4, p0, p1, p2, p3);
+        p0 += BLOCK_SIZE;
+        p1 += BLOCK_SIZE;
+        p2 += BLOCK_SIZE;
+        p3 += BLOCK_SIZE;
+      }
+      for (let k: usize = 0; k < LANES; k++) {
+        setLane(LANE_FULL, k, lane(LANE_FULL, k) - (run - 1));
+        setLane(LANE_NEXT, k, lane(LANE_NEXT, k) + (run - 1) * BLOCK_SIZE);
+      }
+    }
+
     h.compress4(STATE4, laneBlock(0), laneBlock(1), laneBlock(2), laneBlock(3));
 
     for (let k: usize = 0; k < LANES; k++) {
