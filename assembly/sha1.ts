@@ -2,7 +2,7 @@
 // native u32 values.
 
 import {
-  CTX_SIZE, mdReset, mdUpdate, mdUpdateUtf16, mdFinish, stateToHex, stateToBytes,
+  mdReset, mdUpdate, mdUpdateUtf16, mdFinish, stateToHex, stateToBytes,
 } from "./util/md";
 import { add, loadBigEndian, loadTransposed, rotlx4, ZERO } from "./util/lanes";
 
