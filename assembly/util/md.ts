@@ -8,8 +8,8 @@ import { utf16ToUtf8 } from "../utf8";
 /** UTF-16 units transcoded per step of a UTF-16 update (a 3 KiB scratch buffer). */
 const TRANSCODE_UNITS: usize = 1024;
 
-/** Offsets inside a hash context (CTX_SIZE bytes, 16-byte aligned). */
-export const CTX_STATE: usize = 0; // up to 8 state words, native u32
+/** Offsets inside a hash context (CTX_SIZE bytes, 16-byte aligned); the state words (up to 8, native
+ * u32) start at offset 0. */
 export const CTX_LENGTH: usize = 32; // u64: bytes hashed so far
 export const CTX_BUFFERED: usize = 40; // u32: bytes waiting in CTX_BLOCK (0..63)
 export const CTX_PENDING: usize = 44; // u32: high surrogate held back from the previous UTF-16 update, or 0

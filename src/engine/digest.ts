@@ -4,7 +4,7 @@
 import { HASH_CTX_SIZE } from '../wasm/abi.js';
 import { engine } from '../wasm/instance.js';
 import {
-  layout, MAX_PIECE_BYTES, MAX_PIECE_UNITS, pieceEnd, readAscii, reserveIo, writeBytes, writeU32, writeUtf16,
+  layout, MAX_PIECE_BYTES, MAX_PIECE_UNITS, pieceEnd, putBytes, putUtf16, readAscii, reserveIo, writeBytes, writeU32,
   writeUtf8,
 } from '../wasm/memory.js';
 import { ContextSlot } from '../wasm/slot.js';
@@ -67,21 +67,16 @@ function algorithm(fn: string, value: unknown): Algorithm {
 
 /** Feeds `input` into the context at `ctx`, in pieces that fit the I/O area. */
 function feed(alg: Algorithm, ctx: number, input: DigestInput): void {
-  const io = layout.io;
   if (typeof input === 'string') {
     for (let start = 0; start < input.length;) {
       const end = pieceEnd(input, start, MAX_PIECE_UNITS);
-      reserveIo((end - start) * 2);
-      writeUtf16(input, start, end, io);
-      alg.updateUtf16(ctx, io, end - start);
+      alg.updateUtf16(ctx, putUtf16(input, start, end), end - start);
       start = end;
     }
   } else {
     for (let start = 0; start < input.length; start += MAX_PIECE_BYTES) {
       const piece = input.subarray(start, start + MAX_PIECE_BYTES);
-      reserveIo(piece.length);
-      writeBytes(piece, io);
-      alg.update(ctx, io, piece.length);
+      alg.update(ctx, putBytes(piece), piece.length);
     }
   }
 }
@@ -89,15 +84,11 @@ function feed(alg: Algorithm, ctx: number, input: DigestInput): void {
 function oneShot(alg: Algorithm, fn: string, value: unknown): string {
   expectText(fn, 'input', value);
   const input = typeof value === 'string' ? value : plainBytes(value);
-  const { io, out, scratchCtx } = layout;
+  const { out, scratchCtx } = layout;
   if (typeof input === 'string' && input.length <= MAX_PIECE_UNITS) {
-    reserveIo(input.length * 2);
-    writeUtf16(input, 0, input.length, io);
-    alg.hexUtf16(scratchCtx, io, input.length, out);
+    alg.hexUtf16(scratchCtx, putUtf16(input, 0, input.length), input.length, out);
   } else if (typeof input !== 'string' && input.length <= MAX_PIECE_BYTES) {
-    reserveIo(input.length);
-    writeBytes(input, io);
-    alg.hex(scratchCtx, io, input.length, out);
+    alg.hex(scratchCtx, putBytes(input), input.length, out);
   } else {
     alg.init(scratchCtx);
     feed(alg, scratchCtx, input);

@@ -4,7 +4,7 @@
 
 import { READ_CTX_SIZE } from '../wasm/abi.js';
 import { engine } from '../wasm/instance.js';
-import { layout, MAX_PIECE_BYTES, MAX_PIECE_UNITS, pieceEnd, readAscii, reserveIo, writeBytes, writeUtf16 } from '../wasm/memory.js';
+import { layout, MAX_PIECE_BYTES, MAX_PIECE_UNITS, pieceEnd, putBytes, putUtf16, readAscii } from '../wasm/memory.js';
 import { ContextSlot } from '../wasm/slot.js';
 import { describe, expectLimit, isBytes, plainBytes } from './args.js';
 
@@ -176,10 +176,9 @@ class BoundedRead {
     for (let start = 0; start < chunk.length;) {
       const end = pieceEnd(chunk, start, MAX_PIECE_UNITS);
       const units = end - start;
-      const scratch = layout.io + units * 2;
-      reserveIo(units * 2 + units * 3 + 16);
-      writeUtf16(chunk, start, end, layout.io);
-      bytes = engine.readUpdateUtf16(this.#ctx(), layout.io, units, scratch);
+      // The transcoding scratch (3 bytes a unit, plus 16) follows the units.
+      const ptr = putUtf16(chunk, start, end, units * 3 + 16);
+      bytes = engine.readUpdateUtf16(this.#ctx(), ptr, units, ptr + units * 2);
       if (bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
       start = end;
     }
@@ -192,10 +191,9 @@ class BoundedRead {
     if (this.#rawBytes > this.#maxBytes) return { status: 'oversize', bytes: this.#rawBytes, maxBytes: this.#maxBytes };
     for (let start = 0; start < chunk.length; start += MAX_PIECE_BYTES) {
       const piece = chunk.subarray(start, start + MAX_PIECE_BYTES);
-      const scratch = layout.io + piece.length + 16;
-      reserveIo(piece.length + 16 + 3 * (piece.length + 3) + 16);
-      writeBytes(piece, layout.io);
-      if (engine.readUpdateBytes(this.#ctx(), layout.io, piece.length, scratch, this.#replace ? 1 : 0) < 0) {
+      // The replacement scratch (3 bytes for each input byte and held-back byte, plus 16) follows.
+      const ptr = putBytes(piece, 16 + 3 * (piece.length + 3) + 16);
+      if (engine.readUpdateBytes(this.#ctx(), ptr, piece.length, ptr + piece.length + 16, this.#replace ? 1 : 0) < 0) {
         return { status: 'invalid-utf8' };
       }
     }

@@ -2,7 +2,7 @@
 // is one code point, as Array.from(text) counts them.
 
 import { engine } from '../wasm/instance.js';
-import { layout, MAX_PIECE_UNITS, pieceEnd, reserveIo, writeUtf16 } from '../wasm/memory.js';
+import { MAX_PIECE_UNITS, pieceEnd, putUtf16 } from '../wasm/memory.js';
 import { expectLimit, expectString } from './args.js';
 
 /** Number of code points in `text`. */
@@ -11,9 +11,7 @@ export function codePointLength(text: string): number {
   let total = 0;
   for (let start = 0; start < text.length;) {
     const end = pieceEnd(text, start, MAX_PIECE_UNITS);
-    reserveIo((end - start) * 2);
-    writeUtf16(text, start, end, layout.io);
-    total += engine.codePointCountUtf16(layout.io, end - start) >>> 0;
+    total += engine.codePointCountUtf16(putUtf16(text, start, end), end - start) >>> 0;
     start = end;
   }
   return total;
@@ -30,11 +28,10 @@ export function capCodePoints(text: string, max: number): string {
     // `left` code points span at most 2 × left code units: nothing beyond that is moved in.
     const end = pieceEnd(text, start, Math.min(MAX_PIECE_UNITS, 2 * left));
     const units = end - start;
-    reserveIo(units * 2);
-    writeUtf16(text, start, end, layout.io);
-    const offset = engine.codePointOffsetUtf16(layout.io, units, left) >>> 0;
+    const ptr = putUtf16(text, start, end);
+    const offset = engine.codePointOffsetUtf16(ptr, units, left) >>> 0;
     if (offset < units || end === text.length) return text.slice(0, start + offset);
-    left -= engine.codePointCountUtf16(layout.io, units) >>> 0;
+    left -= engine.codePointCountUtf16(ptr, units) >>> 0;
     start = end;
   }
   return text.slice(0, start);

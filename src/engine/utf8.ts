@@ -2,7 +2,7 @@
 // encoder (TextEncoder, Buffer) would encode the string; a lone surrogate counts as U+FFFD.
 
 import { engine } from '../wasm/instance.js';
-import { layout, MAX_PIECE_UNITS, pieceEnd, readU32, reserveIo, writeUtf16 } from '../wasm/memory.js';
+import { layout, MAX_PIECE_UNITS, pieceEnd, putUtf16, readU32 } from '../wasm/memory.js';
 import { expectLimit, expectString } from './args.js';
 
 const U32_MAX = 0xffffffff;
@@ -13,9 +13,7 @@ export function utf8Length(text: string): number {
   let total = 0;
   for (let start = 0; start < text.length;) {
     const end = pieceEnd(text, start, MAX_PIECE_UNITS);
-    reserveIo((end - start) * 2);
-    writeUtf16(text, start, end, layout.io);
-    total += engine.utf8LengthUtf16(layout.io, end - start) >>> 0;
+    total += engine.utf8LengthUtf16(putUtf16(text, start, end), end - start) >>> 0;
     start = end;
   }
   return total;
@@ -41,10 +39,9 @@ export function truncateUtf8(text: string, maxBytes: number): Utf8Truncation {
   let bytes = 0;
   for (let start = 0; start < text.length;) {
     const end = pieceEnd(text, start, MAX_PIECE_UNITS);
-    reserveIo((end - start) * 2);
-    writeUtf16(text, start, end, layout.io);
+    const ptr = putUtf16(text, start, end);
     const budget = Math.min(maxBytes - bytes, U32_MAX);
-    const cut = engine.utf8CutUtf16(layout.io, end - start, budget, layout.out) >>> 0;
+    const cut = engine.utf8CutUtf16(ptr, end - start, budget, layout.out) >>> 0;
     bytes += readU32(layout.out);
     if (cut < end - start) return { text: text.slice(0, start + cut), bytes, truncated: true };
     start = end;

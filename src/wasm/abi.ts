@@ -39,16 +39,24 @@ export interface EngineExports {
   readFinish(rctx: number, out: number, replace: number): number;
 }
 
+type FunctionExport = Exclude<keyof EngineExports, 'memory'>;
+
+// A record keyed by every function of EngineExports: the compiler rejects a missing or extra name,
+// so the runtime check below cannot drift from the interface.
+const FUNCTIONS: Record<FunctionExport, true> = {
+  heapBase: true,
+  sha1Init: true, sha1Update: true, sha1UpdateUtf16: true, sha1Final: true, sha1FinalHex: true, sha1Hex: true,
+  sha1HexUtf16: true,
+  sha256Init: true, sha256Update: true, sha256UpdateUtf16: true, sha256Final: true, sha256FinalHex: true,
+  sha256Hex: true, sha256HexUtf16: true,
+  sha1BatchHex: true, sha256BatchHex: true,
+  utf16ToUtf8: true, utf8LengthUtf16: true, utf8CutUtf16: true, utf8Decode: true,
+  codePointCountUtf16: true, codePointOffsetUtf16: true,
+  readInit: true, readUpdateUtf16: true, readUpdateBytes: true, readFinish: true,
+};
+
 /** Every function export the wrapper relies on; instantiation checks them all. */
-export const REQUIRED_FUNCTIONS = [
-  'heapBase',
-  'sha1Init', 'sha1Update', 'sha1UpdateUtf16', 'sha1Final', 'sha1FinalHex', 'sha1Hex', 'sha1HexUtf16',
-  'sha256Init', 'sha256Update', 'sha256UpdateUtf16', 'sha256Final', 'sha256FinalHex', 'sha256Hex',
-  'sha256HexUtf16', 'sha1BatchHex', 'sha256BatchHex',
-  'utf16ToUtf8', 'utf8LengthUtf16', 'utf8CutUtf16', 'utf8Decode',
-  'codePointCountUtf16', 'codePointOffsetUtf16',
-  'readInit', 'readUpdateUtf16', 'readUpdateBytes', 'readFinish',
-] as const satisfies readonly (keyof EngineExports)[];
+export const REQUIRED_FUNCTIONS = Object.keys(FUNCTIONS) as readonly FunctionExport[];
 
 /** Sizes fixed by the module (assembly/README.md). */
 export const HASH_CTX_SIZE = 128;

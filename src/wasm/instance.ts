@@ -33,8 +33,8 @@ export async function instantiateEngine(bytes: Uint8Array, name: string): Promis
   } catch (error) {
     throw new Error(`dsh-context-engine: cannot instantiate WASM module ${name}: ${reason(error)}`, { cause: error });
   }
-  const missing = REQUIRED_FUNCTIONS.filter((key) => typeof exports[key] !== 'function');
-  if (!(exports.memory instanceof WebAssembly.Memory)) missing.unshift('memory' as never);
+  const missing: string[] = REQUIRED_FUNCTIONS.filter((key) => typeof exports[key] !== 'function');
+  if (!(exports.memory instanceof WebAssembly.Memory)) missing.unshift('memory');
   if (missing.length > 0) {
     throw new Error(`dsh-context-engine: WASM module ${name} lacks exports: ${missing.join(', ')}`);
   }

@@ -79,7 +79,7 @@ export function reserveIo(bytes: number): void {
 const SMALL_STRING_UNITS = 24;
 
 /** Writes code units [start, end) of `text` as UTF-16LE at `ptr` (2-byte aligned, reserved). */
-export function writeUtf16(text: string, start: number, end: number, ptr: number): void {
+function writeUtf16(text: string, start: number, end: number, ptr: number): void {
   const units = end - start;
   if (buf !== undefined && units > SMALL_STRING_UNITS) {
     buf.ucs2Write(start === 0 && end === text.length ? text : text.substring(start, end), ptr);
@@ -92,6 +92,23 @@ export function writeUtf16(text: string, start: number, end: number, ptr: number
 /** Copies `bytes` to `ptr` (reserved). */
 export function writeBytes(bytes: Uint8Array, ptr: number): void {
   u8.set(bytes, ptr);
+}
+
+/**
+ * Moves code units [start, end) of `text` to the start of the I/O area, with `extra` bytes reserved
+ * after them (scratch for the call that follows), and returns the I/O area's address.
+ */
+export function putUtf16(text: string, start: number, end: number, extra = 0): number {
+  reserveIo((end - start) * 2 + extra);
+  writeUtf16(text, start, end, layout.io);
+  return layout.io;
+}
+
+/** Moves `bytes` to the start of the I/O area, with `extra` bytes reserved after them. */
+export function putBytes(bytes: Uint8Array, extra = 0): number {
+  reserveIo(bytes.length + extra);
+  writeBytes(bytes, layout.io);
+  return layout.io;
 }
 
 const encoder = new TextEncoder();
