@@ -10,3 +10,6 @@ export { utf16ToUtf8, utf8LengthUtf16, utf8CutUtf16, utf8Decode } from "./utf8";
 export { codePointCountUtf16, codePointOffsetUtf16 } from "./codepoints";
 export { readInit, readUpdateUtf16, readUpdateBytes, readFinish } from "./read";
 export { heapBase } from "./util/memory";
+export {
+  globCompile, globCompileWorkspace, globTranslate, globDetail, globMatch, globMatchSet, globMatchWorkspace,
+} from "./glob";

@@ -37,6 +37,14 @@ export interface EngineExports {
   readUpdateUtf16(rctx: number, src: number, units: number, scratch: number): number;
   readUpdateBytes(rctx: number, src: number, len: number, scratch: number, replace: number): number;
   readFinish(rctx: number, out: number, replace: number): number;
+
+  globCompile(pattern: number, units: number, flags: number, work: number, workBytes: number, out: number, outCap: number): number;
+  globCompileWorkspace(units: number): number;
+  globTranslate(pattern: number, units: number, flags: number, work: number, workBytes: number, out: number, outCap: number): number;
+  globDetail(): number;
+  globMatch(program: number, path: number, units: number, work: number): number;
+  globMatchSet(set: number, count: number, paths: number, offsets: number, pathCount: number, out: number, work: number): void;
+  globMatchWorkspace(program: number): number;
 }
 
 type FunctionExport = Exclude<keyof EngineExports, 'memory'>;
@@ -53,6 +61,8 @@ const FUNCTIONS: Record<FunctionExport, true> = {
   utf16ToUtf8: true, utf8LengthUtf16: true, utf8CutUtf16: true, utf8Decode: true,
   codePointCountUtf16: true, codePointOffsetUtf16: true,
   readInit: true, readUpdateUtf16: true, readUpdateBytes: true, readFinish: true,
+  globCompile: true, globCompileWorkspace: true, globTranslate: true, globDetail: true, globMatch: true,
+  globMatchSet: true, globMatchWorkspace: true,
 };
 
 /** Every function export the wrapper relies on; instantiation checks them all. */

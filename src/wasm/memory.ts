@@ -79,7 +79,7 @@ export function reserveIo(bytes: number): void {
 const SMALL_STRING_UNITS = 24;
 
 /** Writes code units [start, end) of `text` as UTF-16LE at `ptr` (2-byte aligned, reserved). */
-function writeUtf16(text: string, start: number, end: number, ptr: number): void {
+export function writeUtf16(text: string, start: number, end: number, ptr: number): void {
   const units = end - start;
   if (buf !== undefined && units > SMALL_STRING_UNITS) {
     buf.ucs2Write(start === 0 && end === text.length ? text : text.substring(start, end), ptr);
@@ -99,6 +99,7 @@ export function writeBytes(bytes: Uint8Array, ptr: number): void {
  * after them (scratch for the call that follows), and returns the I/O area's address.
  */
 export function putUtf16(text: string, start: number, end: number, extra = 0): number {
+  ioResident = undefined;
   reserveIo((end - start) * 2 + extra);
   writeUtf16(text, start, end, layout.io);
   return layout.io;
@@ -106,6 +107,7 @@ export function putUtf16(text: string, start: number, end: number, extra = 0): n
 
 /** Moves `bytes` to the start of the I/O area, with `extra` bytes reserved after them. */
 export function putBytes(bytes: Uint8Array, extra = 0): number {
+  ioResident = undefined;
   reserveIo(bytes.length + extra);
   writeBytes(bytes, layout.io);
   return layout.io;
@@ -127,12 +129,43 @@ export function saveRegion(ptr: number, length: number): Uint8Array {
   return u8.slice(ptr, ptr + length);
 }
 
+/**
+ * Who left data at the start of the I/O area that is worth keeping (a compiled glob set): calls
+ * that move input in through putUtf16/putBytes overwrite it and clear this.
+ */
+export let ioResident: object | undefined;
+
+/** Records that `owner`'s data now sits at the start of the I/O area. */
+export function setIoResident(owner: object | undefined): void {
+  ioResident = owner;
+}
+
+/** Copies `words` to `ptr` (4-byte aligned, reserved). */
+export function writeU32s(words: Uint32Array, ptr: number): void {
+  u32.set(words, ptr >>> 2);
+}
+
+/** A copy of `count` u32 words at `ptr`. */
+export function readU32s(ptr: number, count: number): Uint32Array {
+  return u32.slice(ptr >>> 2, (ptr >>> 2) + count);
+}
+
 export function readU32(ptr: number): number {
   return u32[ptr >>> 2]!;
 }
 
 export function writeU32(ptr: number, value: number): void {
   u32[ptr >>> 2] = value;
+}
+
+/** The UTF-16 string of `units` code units at `ptr`. */
+export function readUtf16(ptr: number, units: number): string {
+  let text = '';
+  const at = ptr >>> 1;
+  for (let i = 0; i < units; i += 4096) {
+    text += String.fromCharCode.apply(null, u16.subarray(at + i, at + Math.min(units, i + 4096)) as unknown as number[]);
+  }
+  return text;
 }
 
 /** An ASCII string of `length` bytes at `ptr` (hex digests). */

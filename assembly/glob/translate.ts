@@ -1,0 +1,861 @@
+// Glob → regular-expression source, with picomatch 4's answers. picomatch compiles a glob to a
+// JavaScript RegExp through three routes (a table of whole-pattern fast paths, a character-escaping
+// fast path for patterns without `/ ( ) [ ] { } "`, and a tokenizer); which route runs, and every
+// quirk of each, decides what a pattern matches. This file reproduces the text those routes
+// produce for the syntax we support, so the result can be checked against picomatch's own output
+// byte for byte; regex.ts then compiles that text to a program that matches without backtracking.
+//
+// Syntax we do not support is rejected with the index of the offending unit instead of being
+// guessed at: extglobs and regex groups (`(`, `)`, `|`, `+(`…), quotes, POSIX classes, backslash
+// escapes of letters, digits or backslashes (they are regex escapes such as `\d` in picomatch),
+// `+` right after `]`/`{`/`}` (a regex quantifier there), runs of `+ $ ^ |` in the escaping fast
+// path, NUL, and brace ranges whose ends are not letters or digits.
+
+import {
+  Buf, Ch, unitAt, spanEqualsStr, lastIndexOfUnit, indexOfUnit, isWordUnit, isAlnumUnit,
+  isLineTerminator, DOT_LITERAL, SLASH_LITERAL, PLUS_LITERAL, ONE_CHAR, QMARK, QMARK_NO_DOT, STAR,
+  NO_DOT, NO_DOTS, NO_DOT_SLASH, NO_DOTS_SLASH, GLOBSTAR_NO_DOT, GLOBSTAR_DOT, MAYBE_SLASH,
+} from "./text";
+import { validClass } from "./classes";
+
+/** Status codes (negative); `errorIndex` tells where an unsupported construct starts. */
+export const GLOB_EMPTY: i32 = -1;
+export const GLOB_UNSUPPORTED: i32 = -3;
+export const GLOB_NO_SPACE: i32 = -4;
+
+/** Flags passed in and out. */
+export const FLAG_DOT: i32 = 1;
+export const FLAG_NEGATED: i32 = 2;
+/** The source is certainly not a valid RegExp (an unclosed brace leaves an open group). */
+export const FLAG_INVALID: i32 = 4;
+
+const TOKEN_SIZE: usize = 40;
+
+// Workspace per pattern unit (n = units + 16): two string arenas of ARENA_UNITS units each, up to
+// 3n token records, a token list of 4n entries (the tail is expandRange's scratch) and two stacks.
+const ARENA_UNITS: usize = 64;
+const WORK_PER_UNIT: usize = 2 * ARENA_UNITS * 2 + 3 * TOKEN_SIZE + 4 * 4 + 2 * 4;
+
+/** Workspace the translator needs for a pattern of `units` code units, in bytes. */
+export function translateWorkspaceSize(units: i32): usize {
+  return (<usize>units + 16) * WORK_PER_UNIT;
+}
+
+/** Capacity the regex source needs for a pattern of `units` code units, in code units. */
+export function translateSourceCapacity(units: i32): i32 {
+  return (units + 16) * <i32>ARENA_UNITS;
+}
+
+let errorIndex: i32 = 0;
+export function lastErrorIndex(): i32 {
+  return errorIndex;
+}
+
+// ---- tokens -----------------------------------------------------------------------------------
+
+const enum T { BOS = 1, TEXT, SLASH, DOT, DOTS, STAR, GLOBSTAR, QMARK, BRACKET, BRACE, COMMA, PLUS, MAYBE_SLASH }
+const F_STAR: i32 = 1, F_POSIX: i32 = 2, F_COMMA: i32 = 4, F_DOTS: i32 = 8;
+// Record fields (i32): type, value ptr, value len, output ptr, output len (-1: none), prev token,
+// flags, output index (braces), tokens index (braces), spare.
+const TY = 0, VP = 4, VL = 8, OP = 12, OL = 16, PREV = 20, FL = 24, OI = 28, TI = 32;
+
+let pool: usize = 0; // token records
+let poolCount: i32 = 0;
+let list: usize = 0; // the `tokens` array: record indices
+let listLen: i32 = 0;
+let braceStack: usize = 0; // open brace record indices
+let braceLen: i32 = 0;
+let kindStack: usize = 0; // picomatch's `stack`: 1 = brackets, 2 = braces
+let kindLen: i32 = 0;
+
+const values = new Buf(); // token values
+const outputs = new Buf(); // token outputs
+const out = new Buf(); // state.output
+
+let input: usize = 0;
+let len: i32 = 0;
+let dot = false;
+let index: i32 = -1;
+let start: i32 = 0;
+let brackets: i32 = 0;
+let braces: i32 = 0;
+let backtrack = false;
+let negated = false;
+let invalid = false;
+let prev: i32 = 0;
+let failed = false; // out of workspace
+
+@inline function rec(t: i32): usize {
+  return pool + <usize>t * TOKEN_SIZE;
+}
+@inline function get(t: i32, f: usize): i32 {
+  return load<i32>(rec(t) + f);
+}
+@inline function put(t: i32, f: usize, v: i32): void {
+  store<i32>(rec(t) + f, v);
+}
+@inline function typeOf(t: i32): i32 {
+  return get(t, TY);
+}
+@inline function hasOutput(t: i32): bool {
+  return get(t, OL) >= 0;
+}
+
+/** Copies a span into an arena; returns its new pointer. */
+function stash(arena: Buf, src: usize, n: i32): usize {
+  const at = arena.end();
+  if (!arena.push(src, n)) failed = true;
+  return at;
+}
+
+function newToken(type: i32, vp: usize, vl: i32, op: usize, ol: i32): i32 {
+  const t = poolCount++;
+  put(t, TY, type);
+  put(t, VP, <i32>stash(values, vp, vl));
+  put(t, VL, vl);
+  if (ol >= 0) {
+    put(t, OP, <i32>stash(outputs, op, ol));
+    put(t, OL, ol);
+  } else {
+    put(t, OP, 0);
+    put(t, OL, -1);
+  }
+  put(t, PREV, 0);
+  put(t, FL, 0);
+  put(t, OI, 0);
+  put(t, TI, 0);
+  return t;
+}
+
+function tokStr(type: i32, value: string, output: string | null): i32 {
+  if (output === null) return newToken(type, changetype<usize>(value), value.length, 0, -1);
+  return newToken(type, changetype<usize>(value), value.length, changetype<usize>(output), output.length);
+}
+
+/** Appends to a token's value (in place when it is the arena's last string). */
+function appendValue(t: i32, src: usize, n: i32): void {
+  const vp = <usize>get(t, VP), vl = get(t, VL);
+  if (vp + (<usize>vl << 1) == values.end()) {
+    if (!values.push(src, n)) failed = true;
+  } else {
+    const at = stash(values, vp, vl);
+    stash(values, src, n);
+    put(t, VP, <i32>at);
+  }
+  put(t, VL, vl + n);
+}
+
+/** Appends to a token's output; a missing output counts as its value (JavaScript's `||`). */
+function appendOutput(t: i32, src: usize, n: i32): void {
+  let op = <usize>get(t, OP), ol = get(t, OL);
+  if (ol <= 0) {
+    // `(prev.output || prev.value) + x` for merges; `output += x` never meets a missing output.
+    op = stash(outputs, <usize>get(t, VP), get(t, VL));
+    ol = get(t, VL);
+    put(t, OP, <i32>op);
+  }
+  if (op + (<usize>ol << 1) == outputs.end()) {
+    if (!outputs.push(src, n)) failed = true;
+  } else {
+    const at = stash(outputs, op, ol);
+    stash(outputs, src, n);
+    put(t, OP, <i32>at);
+  }
+  put(t, OL, ol + n);
+}
+
+function appendOutputStr(t: i32, s: string): void {
+  // `output += s` on a token whose output exists (possibly empty).
+  const op = <usize>get(t, OP), ol = get(t, OL);
+  if (ol == 0) {
+    put(t, OP, <i32>stash(outputs, changetype<usize>(s), s.length));
+    put(t, OL, s.length);
+    return;
+  }
+  if (op + (<usize>ol << 1) == outputs.end()) {
+    if (!outputs.push(changetype<usize>(s), s.length)) failed = true;
+  } else {
+    const at = stash(outputs, op, ol);
+    stash(outputs, changetype<usize>(s), s.length);
+    put(t, OP, <i32>at);
+  }
+  put(t, OL, ol + s.length);
+}
+
+function setOutputStr(t: i32, s: string): void {
+  put(t, OP, <i32>stash(outputs, changetype<usize>(s), s.length));
+  put(t, OL, s.length);
+}
+
+function setValueStr(t: i32, s: string): void {
+  put(t, VP, <i32>stash(values, changetype<usize>(s), s.length));
+  put(t, VL, s.length);
+}
+
+/** Length of what a token contributes to the output: output if present, else value. */
+function emitted(t: i32): i32 {
+  return hasOutput(t) ? get(t, OL) : get(t, VL);
+}
+
+function emit(t: i32): void {
+  if (hasOutput(t)) { if (!out.push(<usize>get(t, OP), get(t, OL))) failed = true; }
+  else if (!out.push(<usize>get(t, VP), get(t, VL))) failed = true;
+}
+
+function outStr(s: string): void {
+  if (!out.pushStr(s)) failed = true;
+}
+
+function outTruncate(by: i32): void {
+  out.len = max(0, out.len - by);
+}
+
+// ---- the tokenizer's helpers ------------------------------------------------------------------
+
+@inline function peek(n: i32 = 1): i32 {
+  const i = index + n;
+  return i < len ? <i32>unitAt(input, i) : -1;
+}
+@inline function eos(): bool {
+  return index == len - 1;
+}
+@inline function advance(): i32 {
+  index++;
+  return index < len ? <i32>unitAt(input, index) : -1;
+}
+
+function push(t: i32): void {
+  const type = typeOf(t);
+  if (typeOf(prev) == T.GLOBSTAR) {
+    const isBrace = braces > 0 && (type == T.COMMA || type == T.BRACE);
+    if (type != T.SLASH && !isBrace) {
+      outTruncate(emitted(prev));
+      put(prev, TY, T.STAR);
+      setValueStr(prev, "*");
+      setOutputStr(prev, STAR);
+      emit(prev);
+    }
+  }
+  if (get(t, VL) > 0 || get(t, OL) > 0) emit(t);
+  if (typeOf(prev) == T.TEXT && type == T.TEXT) {
+    appendOutput(prev, <usize>get(t, VP), get(t, VL));
+    appendValue(prev, <usize>get(t, VP), get(t, VL));
+    return;
+  }
+  put(t, PREV, prev);
+  store<i32>(list + (<usize>(listLen++) << 2), t);
+  prev = t;
+}
+
+function unsupported(at: i32): i32 {
+  errorIndex = at;
+  return GLOB_UNSUPPORTED;
+}
+
+/** REGEX_SPECIAL_CHARS: `- * + ? . ^ $ { } ( | ) [ ]`. */
+function isRegexSpecial(c: u32): bool {
+  return c == Ch.DASH || c == Ch.STAR || c == Ch.PLUS || c == Ch.QMARK || c == Ch.DOT || c == Ch.CARET ||
+    c == Ch.DOLLAR || c == Ch.LBRACE || c == Ch.RBRACE || c == Ch.LPAREN || c == Ch.PIPE ||
+    c == Ch.RPAREN || c == Ch.LBRACKET || c == Ch.RBRACKET;
+}
+
+/** Characters the tokenizer batches into one text token (REGEX_NON_SPECIAL_CHARS). */
+function isPlainText(c: u32): bool {
+  return !(c == Ch.AT || c == Ch.BANG || c == Ch.LBRACKET || c == Ch.RBRACKET || c == Ch.DOT ||
+    c == Ch.COMMA || c == Ch.DOLLAR || c == Ch.STAR || c == Ch.PLUS || c == Ch.QMARK ||
+    c == Ch.CARET || c == Ch.LBRACE || c == Ch.RBRACE || c == Ch.LPAREN || c == Ch.RPAREN ||
+    c == Ch.PIPE || c == Ch.BACKSLASH || c == Ch.SLASH);
+}
+
+/** escapeRegex of a span into the value arena; returns the new length (pointer is the old end). */
+function escapeInto(arena: Buf, src: usize, n: i32): i32 {
+  const before = arena.len;
+  for (let i = 0; i < n; i++) {
+    const c = unitAt(src, i);
+    if (isRegexSpecial(c)) { if (!arena.pushUnit(Ch.BACKSLASH)) failed = true; }
+    if (!arena.pushUnit(c)) failed = true;
+  }
+  return arena.len - before;
+}
+
+/** utils.escapeLast on state.output. */
+function escapeLast(c: u32): void {
+  let before = out.len;
+  while (true) {
+    const idx = lastIndexOfUnit(out.start, before, c);
+    if (idx < 0) return;
+    if (idx > 0 && unitAt(out.start, idx - 1) == Ch.BACKSLASH) { before = idx - 1; continue; }
+    if (out.len + 1 > out.cap) { failed = true; return; }
+    const at = out.start + (<usize>idx << 1);
+    memory.copy(at + 2, at, <usize>(out.len - idx) << 1);
+    store<u16>(at, Ch.BACKSLASH);
+    out.len++;
+    return;
+  }
+}
+
+// ---- route 1: picomatch.makeRe's whole-pattern fast paths --------------------------------------
+
+/** parse.fastpaths' `create`: emits into `out`, false when the text is not one of its shapes. */
+function fastCreate(p: usize, n: i32): bool {
+  const nodot = dot ? NO_DOTS : NO_DOT;
+  const slashDot = dot ? NO_DOTS_SLASH : NO_DOT;
+  const globstar = dot ? GLOBSTAR_DOT : GLOBSTAR_NO_DOT;
+  if (spanEqualsStr(p, n, "*")) { outStr(nodot); outStr(ONE_CHAR); outStr(STAR); return true; }
+  if (spanEqualsStr(p, n, ".*")) { outStr(DOT_LITERAL); outStr(ONE_CHAR); outStr(STAR); return true; }
+  if (spanEqualsStr(p, n, "*.*")) {
+    outStr(nodot); outStr(STAR); outStr(DOT_LITERAL); outStr(ONE_CHAR); outStr(STAR); return true;
+  }
+  if (spanEqualsStr(p, n, "*/*")) {
+    outStr(nodot); outStr(STAR); outStr(SLASH_LITERAL); outStr(ONE_CHAR); outStr(slashDot); outStr(STAR);
+    return true;
+  }
+  if (spanEqualsStr(p, n, "**")) { outStr(nodot); outStr(globstar); return true; }
+  const globPrefix = spanEqualsStr(p, n, "**/*") || spanEqualsStr(p, n, "**/*.*") || spanEqualsStr(p, n, "**/.*");
+  if (globPrefix) {
+    outStr("(?:"); outStr(nodot); outStr(globstar); outStr(SLASH_LITERAL); outStr(")?");
+    if (n == 4) { outStr(slashDot); outStr(ONE_CHAR); outStr(STAR); }
+    else if (unitAt(p, 3) == Ch.STAR) { outStr(slashDot); outStr(STAR); outStr(DOT_LITERAL); outStr(ONE_CHAR); outStr(STAR); }
+    else { outStr(DOT_LITERAL); outStr(ONE_CHAR); outStr(STAR); }
+    return true;
+  }
+  // `/^(.*?)\.(\w+)$/`: the last dot, a word-character suffix, no line terminator before it.
+  const k = lastIndexOfUnit(p, n, Ch.DOT);
+  if (k < 0 || k == n - 1) return false;
+  for (let i = k + 1; i < n; i++) if (!isWordUnit(unitAt(p, i))) return false;
+  for (let i = 0; i < k; i++) if (isLineTerminator(unitAt(p, i))) return false;
+  if (!fastCreate(p, k)) return false;
+  outStr(DOT_LITERAL);
+  if (!out.push(p + (<usize>(k + 1) << 1), n - k - 1)) failed = true;
+  return true;
+}
+
+// The pattern after REPLACEMENTS (`***` becomes `*`; `**/**` and `**/**/**` become `**`).
+function replaced(p: usize, n: i32): i32 {
+  if (spanEqualsStr(p, n, "***") || spanEqualsStr(p, n, "**/**") || spanEqualsStr(p, n, "**/**/**")) return -1;
+  return n;
+}
+
+// ---- route 2: parse's escaping fast path -------------------------------------------------------
+
+function simpleRoute(p: usize, n: i32): i32 {
+  outStr("^(?:");
+  let i = 0;
+  while (i < n) {
+    const c = unitAt(p, i);
+    if (isWordUnit(c)) { if (!out.pushUnit(c)) failed = true; i++; continue; }
+    // `(\\?)((\W)(\3*))`: an optional backslash, a non-word unit and its repeats.
+    const at = i;
+    let esc = false;
+    if (c == Ch.BACKSLASH) {
+      if (i + 1 >= n || isWordUnit(unitAt(p, i + 1)) || unitAt(p, i + 1) == Ch.BACKSLASH) return unsupported(i);
+      esc = true;
+      i++;
+    }
+    const first = unitAt(p, i);
+    let run = 1;
+    while (i + run < n && unitAt(p, i + run) == first) run++;
+    i += run;
+    if (first == Ch.QMARK) {
+      if (esc) { outStr("\\?"); for (let r = 1; r < run; r++) outStr(QMARK); }
+      else { outStr(at == 0 && !dot ? QMARK_NO_DOT : QMARK); for (let r = 1; r < run; r++) outStr(QMARK); }
+    } else if (first == Ch.DOT) {
+      for (let r = 0; r < run; r++) outStr(DOT_LITERAL);
+    } else if (first == Ch.STAR) {
+      if (esc) { outStr("\\*"); if (run > 1) outStr(STAR); } else outStr(STAR);
+    } else {
+      if (run > 1 && (first == Ch.PLUS || first == Ch.DOLLAR || first == Ch.CARET || first == Ch.PIPE)) return unsupported(at);
+      if (first == Ch.PIPE && !esc) return unsupported(at);
+      if (!out.pushUnit(Ch.BACKSLASH)) failed = true;
+      for (let r = 0; r < run; r++) if (!out.pushUnit(first)) failed = true;
+    }
+  }
+  outStr(")$");
+  return 0;
+}
+
+// ---- route 3: the tokenizer --------------------------------------------------------------------
+
+function closeBracket(): void {
+  // `]` that closes a class: picomatch adds `/` to negated classes and, when the class has no
+  // regex-special characters, also accepts the bracket expression as literal text.
+  brackets--;
+  kindLen--;
+  const vp = <usize>get(prev, VP), vl = get(prev, VL);
+  const inner = vp + 2, innerLen = vl - 1;
+  const negatedClass = innerLen > 0 && unitAt(inner, 0) == Ch.CARET;
+  if ((get(prev, FL) & F_POSIX) == 0 && negatedClass && indexOfUnit(inner, 0, innerLen, Ch.SLASH) < 0) {
+    appendValue(prev, changetype<usize>("/]"), 2);
+    outStr("/]");
+  } else {
+    appendValue(prev, changetype<usize>("]"), 1);
+    outStr("]");
+  }
+  for (let i = 0; i < innerLen; i++) if (isRegexSpecial(unitAt(inner, i))) return;
+  const full = <usize>get(prev, VP), fullLen = get(prev, VL);
+  outTruncate(fullLen);
+  const at = values.end();
+  values.pushStr("(?:");
+  escapeInto(values, full, fullLen);
+  values.pushStr("|");
+  if (!values.push(full, fullLen)) failed = true;
+  values.pushStr(")");
+  put(prev, VP, <i32>at);
+  put(prev, VL, <i32>((values.end() - at) >> 1));
+  emit(prev); // bracket tokens have no output: their value is what goes out
+}
+
+function closeBrace(at: i32): i32 {
+  const brace = braceLen > 0 ? load<i32>(braceStack + (<usize>(braceLen - 1) << 2)) : -1;
+  if (brace < 0) { push(tokStr(T.TEXT, "}", "}")); return 0; }
+  let closeValue = "}";
+  let closeOut: usize = changetype<usize>(")"), closeOutLen = 1;
+  if ((get(brace, FL) & F_DOTS) != 0) {
+    // A range: the tokens after the brace become expandRange's arguments.
+    const first = get(brace, TI);
+    let args = 0;
+    for (let i = first + 1; i < listLen; i++) {
+      const t = load<i32>(list + (<usize>i << 2));
+      const ty = typeOf(t);
+      if (ty == T.DOTS) continue;
+      if (ty != T.TEXT || get(t, VL) == 0) return unsupported(at);
+      const vp = <usize>get(t, VP), vl = get(t, VL);
+      for (let k = 0; k < vl; k++) if (!isAlnumUnit(unitAt(vp, k))) return unsupported(at);
+      args++;
+    }
+    const rangeStart = outputs.end();
+    expandRange(first + 1, args);
+    closeOut = rangeStart;
+    closeOutLen = <i32>((outputs.end() - rangeStart) >> 1);
+    listLen = first; // pops the brace token and everything after it
+    backtrack = true;
+  }
+  if ((get(brace, FL) & (F_COMMA | F_DOTS)) == 0) {
+    // No comma and no range: literal braces, and the output is rebuilt with `output || value`.
+    out.len = get(brace, OI);
+    setValueStr(brace, "\\{");
+    setOutputStr(brace, "\\{");
+    for (let i = get(brace, TI); i < listLen; i++) {
+      const t = load<i32>(list + (<usize>i << 2));
+      if (get(t, OL) > 0) { if (!out.push(<usize>get(t, OP), get(t, OL))) failed = true; }
+      else if (!out.push(<usize>get(t, VP), get(t, VL))) failed = true;
+    }
+    closeValue = "\\}";
+    closeOut = changetype<usize>("\\}");
+    closeOutLen = 2;
+  }
+  const t = newToken(T.BRACE, changetype<usize>(closeValue), closeValue.length, closeOut, closeOutLen);
+  push(t);
+  braces--;
+  kindLen--;
+  braceLen--;
+  return 0;
+}
+
+/** expandRange: the sorted arguments joined by `-` as a class, or escaped and joined by `..`. */
+function expandRange(firstIndex: i32, count: i32): void {
+  // Gather argument token ids, sort them by value (code-unit order, as Array#sort does).
+  const ids = list + (<usize>listLen << 2); // scratch after the live list
+  let k = 0;
+  for (let i = firstIndex; i < listLen; i++) {
+    const t = load<i32>(list + (<usize>i << 2));
+    if (typeOf(t) == T.TEXT) store<i32>(ids + (<usize>(k++) << 2), t);
+  }
+  for (let i = 1; i < count; i++) {
+    const t = load<i32>(ids + (<usize>i << 2));
+    let j = i - 1;
+    while (j >= 0 && compareValues(load<i32>(ids + (<usize>j << 2)), t) > 0) {
+      store<i32>(ids + (<usize>(j + 1) << 2), load<i32>(ids + (<usize>j << 2)));
+      j--;
+    }
+    store<i32>(ids + (<usize>(j + 1) << 2), t);
+  }
+  const at = outputs.end();
+  outputs.pushUnit(Ch.LBRACKET);
+  for (let i = 0; i < count; i++) {
+    const t = load<i32>(ids + (<usize>i << 2));
+    if (i > 0) outputs.pushUnit(Ch.DASH);
+    outputs.push(<usize>get(t, VP), get(t, VL));
+  }
+  outputs.pushUnit(Ch.RBRACKET);
+  const classLen = <i32>((outputs.end() - at) >> 1);
+  if (validClass(at, classLen)) return;
+  outputs.len -= classLen;
+  for (let i = 0; i < count; i++) {
+    const t = load<i32>(ids + (<usize>i << 2));
+    if (i > 0) { outputs.pushUnit(Ch.DOT); outputs.pushUnit(Ch.DOT); }
+    escapeInto(outputs, <usize>get(t, VP), get(t, VL));
+  }
+}
+
+function compareValues(a: i32, b: i32): i32 {
+  const ap = <usize>get(a, VP), al = get(a, VL), bp = <usize>get(b, VP), bl = get(b, VL);
+  const n = min(al, bl);
+  for (let i = 0; i < n; i++) {
+    const d = <i32>unitAt(ap, i) - <i32>unitAt(bp, i);
+    if (d != 0) return d;
+  }
+  return al - bl;
+}
+
+function star(): i32 {
+  // A `*` right after a globstar or a merged star joins it as a plain star.
+  if (typeOf(prev) == T.GLOBSTAR || (get(prev, FL) & F_STAR) != 0) {
+    put(prev, TY, T.STAR);
+    put(prev, FL, get(prev, FL) | F_STAR);
+    appendValue(prev, changetype<usize>("*"), 1);
+    setOutputStr(prev, STAR);
+    backtrack = true;
+    return 0;
+  }
+  if (peek() == Ch.LPAREN) return unsupported(index + 1);
+  if (typeOf(prev) == T.STAR) return secondStar();
+  const t = tokStr(T.STAR, "*", STAR);
+  const pt = typeOf(prev);
+  if (index == start || pt == T.SLASH || pt == T.DOT) {
+    const guard = pt == T.DOT ? NO_DOT_SLASH : dot ? NO_DOTS_SLASH : NO_DOT;
+    outStr(guard);
+    appendOutputStr(prev, guard);
+    if (peek() != Ch.STAR) { outStr(ONE_CHAR); appendOutputStr(prev, ONE_CHAR); }
+  }
+  push(t);
+  return 0;
+}
+
+function secondStar(): i32 {
+  const prior = get(prev, PREV);
+  const pt = typeOf(prior);
+  const isStart = pt == T.SLASH || pt == T.BOS;
+  const before = pt != T.BOS ? get(prior, PREV) : 0;
+  const afterStar = pt != T.BOS && (typeOf(before) == T.STAR || typeOf(before) == T.GLOBSTAR);
+  const isBrace = braces > 0 && (pt == T.COMMA || pt == T.BRACE);
+  if (!isStart && !isBrace) { push(tokStr(T.STAR, "*", "")); return 0; }
+  // strip consecutive `/**`
+  while (index + 3 < len && unitAt(input, index + 1) == Ch.SLASH && unitAt(input, index + 2) == Ch.STAR &&
+    unitAt(input, index + 3) == Ch.STAR) {
+    if (index + 4 < len && unitAt(input, index + 4) != Ch.SLASH) break;
+    index += 3;
+  }
+  const restLen = len - index - 1;
+  const restFirst = restLen > 0 ? unitAt(input, index + 1) : 0;
+  const globstar = dot ? GLOBSTAR_DOT : GLOBSTAR_NO_DOT;
+  const priorPrevIsBos = pt != T.BOS && typeOf(get(prior, PREV)) == T.BOS;
+  if (pt == T.BOS && eos()) {
+    put(prev, TY, T.GLOBSTAR);
+    appendValue(prev, changetype<usize>("*"), 1);
+    setOutputStr(prev, globstar);
+    out.len = 0;
+    emit(prev);
+    return 0;
+  }
+  if (pt == T.SLASH && !priorPrevIsBos && !afterStar && eos()) {
+    outTruncate(emitted(prior) + emitted(prev));
+    prefixOutput(prior, "(?:");
+    put(prev, TY, T.GLOBSTAR);
+    const at = outputs.end();
+    outputs.pushStr(globstar); outputs.pushStr("|$)");
+    put(prev, OP, <i32>at);
+    put(prev, OL, <i32>((outputs.end() - at) >> 1));
+    appendValue(prev, changetype<usize>("*"), 1);
+    emit(prior);
+    emit(prev);
+    return 0;
+  }
+  if (pt == T.SLASH && !priorPrevIsBos && restFirst == Ch.SLASH) {
+    outTruncate(emitted(prior) + emitted(prev));
+    prefixOutput(prior, "(?:");
+    put(prev, TY, T.GLOBSTAR);
+    const at = outputs.end();
+    outputs.pushStr(globstar); outputs.pushStr(SLASH_LITERAL); outputs.pushStr("|"); outputs.pushStr(SLASH_LITERAL);
+    if (restLen > 1) outputs.pushStr("|$");
+    outputs.pushStr(")");
+    put(prev, OP, <i32>at);
+    put(prev, OL, <i32>((outputs.end() - at) >> 1));
+    appendValue(prev, changetype<usize>("*"), 1);
+    emit(prior);
+    emit(prev);
+    advance();
+    push(tokStr(T.SLASH, "/", ""));
+    return 0;
+  }
+  if (pt == T.BOS && restFirst == Ch.SLASH) {
+    put(prev, TY, T.GLOBSTAR);
+    appendValue(prev, changetype<usize>("*"), 1);
+    const at = outputs.end();
+    outputs.pushStr("(?:^|"); outputs.pushStr(SLASH_LITERAL); outputs.pushStr("|");
+    outputs.pushStr(globstar); outputs.pushStr(SLASH_LITERAL); outputs.pushStr(")");
+    put(prev, OP, <i32>at);
+    put(prev, OL, <i32>((outputs.end() - at) >> 1));
+    out.len = 0;
+    emit(prev);
+    advance();
+    push(tokStr(T.SLASH, "/", ""));
+    return 0;
+  }
+  outTruncate(emitted(prev));
+  put(prev, TY, T.GLOBSTAR);
+  setOutputStr(prev, globstar);
+  appendValue(prev, changetype<usize>("*"), 1);
+  emit(prev);
+  return 0;
+}
+
+function prefixOutput(t: i32, s: string): void {
+  const at = outputs.end();
+  outputs.pushStr(s);
+  if (hasOutput(t)) outputs.push(<usize>get(t, OP), get(t, OL));
+  else outputs.push(<usize>get(t, VP), get(t, VL));
+  put(t, OP, <i32>at);
+  put(t, OL, <i32>((outputs.end() - at) >> 1));
+}
+
+function tokenize(): i32 {
+  const bos = tokStr(T.BOS, "", "");
+  store<i32>(list, bos);
+  listLen = 1;
+  prev = bos;
+  while (!eos()) {
+    if (failed) return GLOB_NO_SPACE;
+    let c = advance();
+    const at = index;
+    let escaped = false; // `value` is a backslash escape of two units
+    if (c == Ch.BACKSLASH) {
+      const next = peek();
+      if (next == Ch.SLASH || next == Ch.DOT || next == Ch.SEMI) continue;
+      if (next < 0 || next == Ch.BACKSLASH || isWordUnit(<u32>next)) return unsupported(at);
+      advance();
+      escaped = true;
+      if (brackets == 0) {
+        push(newToken(T.TEXT, input + (<usize>at << 1), 2, 0, -1));
+        continue;
+      }
+    }
+    if (brackets > 0) {
+      const pv = <usize>get(prev, VP), pl = get(prev, VL);
+      const prevIsOpen = spanEqualsStr(pv, pl, "[") || spanEqualsStr(pv, pl, "[^");
+      if (escaped || c != Ch.RBRACKET || prevIsOpen) {
+        if (escaped) {
+          appendValue(prev, input + (<usize>at << 1), 2);
+          if (!out.push(input + (<usize>at << 1), 2)) failed = true;
+          continue;
+        }
+        if (c == Ch.COLON && indexOfUnit(pv, 1, pl, Ch.LBRACKET) >= 0) return unsupported(at);
+        if ((c == Ch.LBRACKET && peek() != Ch.COLON) || (c == Ch.DASH && peek() == Ch.RBRACKET) ||
+          (c == Ch.RBRACKET && prevIsOpen)) {
+          store<u16>(scratch2, Ch.BACKSLASH); // escaped: a backslash followed by the unit
+          store<u16>(scratch2 + 2, <u16>c);
+          appendValue(prev, scratch2, 2);
+          if (!out.push(scratch2, 2)) failed = true;
+          continue;
+        }
+        if (c == Ch.LBRACKET) return unsupported(at); // `[:`: a POSIX class
+        store<u16>(scratch2, <u16>c);
+        appendValue(prev, scratch2, 1);
+        if (!out.pushUnit(c)) failed = true;
+        continue;
+      }
+    }
+    if (c == Ch.QUOTE || c == Ch.LPAREN || c == Ch.RPAREN || c == Ch.PIPE || c == Ch.NUL) return unsupported(at);
+    if (c == Ch.LBRACKET) {
+      if (indexOfUnit(input, index + 1, len, Ch.RBRACKET) < 0) {
+        push(tokStr(T.BRACKET, "\\[", null));
+      } else {
+        brackets++;
+        store<i32>(kindStack + (<usize>(kindLen++) << 2), 1);
+        push(tokStr(T.BRACKET, "[", null));
+      }
+      continue;
+    }
+    if (c == Ch.RBRACKET) {
+      if ((typeOf(prev) == T.BRACKET && get(prev, VL) == 1) || brackets == 0) {
+        push(tokStr(T.TEXT, "]", "\\]"));
+        continue;
+      }
+      closeBracket();
+      continue;
+    }
+    if (c == Ch.LBRACE) {
+      braces++;
+      store<i32>(kindStack + (<usize>(kindLen++) << 2), 2);
+      const t = tokStr(T.BRACE, "{", "(");
+      put(t, OI, out.len);
+      put(t, TI, listLen);
+      store<i32>(braceStack + (<usize>(braceLen++) << 2), t);
+      push(t);
+      continue;
+    }
+    if (c == Ch.RBRACE) {
+      const r = closeBrace(at);
+      if (r < 0) return r;
+      continue;
+    }
+    if (c == Ch.COMMA) {
+      const innermostIsBrace = braceLen > 0 && kindLen > 0 && load<i32>(kindStack + (<usize>(kindLen - 1) << 2)) == 2;
+      if (innermostIsBrace) {
+        const brace = load<i32>(braceStack + (<usize>(braceLen - 1) << 2));
+        put(brace, FL, get(brace, FL) | F_COMMA);
+        push(tokStr(T.COMMA, ",", "|"));
+      } else {
+        push(tokStr(T.COMMA, ",", ","));
+      }
+      continue;
+    }
+    if (c == Ch.SLASH) {
+      if (typeOf(prev) == T.DOT && index == start + 1) {
+        start = index + 1;
+        out.len = 0;
+        listLen--;
+        prev = load<i32>(list);
+        continue;
+      }
+      push(tokStr(T.SLASH, "/", SLASH_LITERAL));
+      continue;
+    }
+    if (c == Ch.DOT) {
+      if (braces > 0 && typeOf(prev) == T.DOT) {
+        if (spanEqualsStr(<usize>get(prev, VP), get(prev, VL), ".")) setOutputStr(prev, DOT_LITERAL);
+        put(prev, TY, T.DOTS);
+        appendOutputStr(prev, ".");
+        appendValue(prev, changetype<usize>("."), 1);
+        const brace = load<i32>(braceStack + (<usize>(braceLen - 1) << 2));
+        put(brace, FL, get(brace, FL) | F_DOTS);
+        continue;
+      }
+      const pt = typeOf(prev);
+      if (braces == 0 && pt != T.BOS && pt != T.SLASH) push(tokStr(T.TEXT, ".", DOT_LITERAL));
+      else push(tokStr(T.DOT, ".", DOT_LITERAL));
+      continue;
+    }
+    if (c == Ch.QMARK) {
+      if (peek() == Ch.LPAREN) return unsupported(at);
+      const pt = typeOf(prev);
+      push(tokStr(T.QMARK, "?", !dot && (pt == T.SLASH || pt == T.BOS) ? QMARK_NO_DOT : QMARK));
+      continue;
+    }
+    if (c == Ch.BANG) {
+      if (peek() == Ch.LPAREN) return unsupported(at);
+      if (index == 0) { negate(); continue; }
+    }
+    if (c == Ch.PLUS) {
+      if (peek() == Ch.LPAREN) return unsupported(at);
+      const pt = typeOf(prev);
+      if (pt == T.BRACKET || pt == T.BRACE) return unsupported(at);
+      push(tokStr(T.PLUS, PLUS_LITERAL, null));
+      continue;
+    }
+    if (c == Ch.AT && peek() == Ch.LPAREN) return unsupported(at);
+    if (c != Ch.STAR) {
+      let t: i32;
+      if (c == Ch.DOLLAR) t = tokStr(T.TEXT, "\\$", null);
+      else if (c == Ch.CARET) t = tokStr(T.TEXT, "\\^", null);
+      else t = newToken(T.TEXT, input + (<usize>at << 1), 1, 0, -1);
+      while (index + 1 < len && isPlainText(unitAt(input, index + 1))) {
+        appendValue(t, input + (<usize>(index + 1) << 1), 1);
+        index++;
+      }
+      push(t);
+      continue;
+    }
+    const r = star();
+    if (r < 0) return r;
+  }
+  while (brackets > 0) { escapeLast(Ch.LBRACKET); brackets--; }
+  if (braces > 0) invalid = true;
+  while (braces > 0) { escapeLast(Ch.LBRACE); braces--; }
+  const pt = typeOf(prev);
+  if (pt == T.STAR || pt == T.BRACKET) push(tokStr(T.MAYBE_SLASH, "", MAYBE_SLASH));
+  if (backtrack) {
+    out.len = 0;
+    for (let i = 0; i < listLen; i++) emit(load<i32>(list + (<usize>i << 2)));
+  }
+  return failed ? GLOB_NO_SPACE : 0;
+}
+
+const scratch2: usize = memory.data(8, 8);
+
+function negate(): void {
+  let count = 1;
+  while (peek() == Ch.BANG && peek(2) != Ch.LPAREN) {
+    advance();
+    start++;
+    count++;
+  }
+  if ((count & 1) == 0) return;
+  negated = true;
+  start++;
+}
+
+// ---- entry ------------------------------------------------------------------------------------
+
+/**
+ * Translates the glob at `pattern` (`units` UTF-16 code units) into picomatch's regex source,
+ * written to `outPtr` (capacity `outCap` units). Returns the source length, or a negative status
+ * (`lastErrorIndex()` locates GLOB_UNSUPPORTED). `flags` takes FLAG_DOT; the result flags (negation)
+ * are stored as an i32 at `flagsOut`.
+ */
+export function translate(pattern: usize, units: i32, flags: i32, work: usize, outPtr: usize, outCap: i32, flagsOut: usize): i32 {
+  errorIndex = 0;
+  if (units == 0) return GLOB_EMPTY;
+  for (let i = 0; i < units; i++) if (unitAt(pattern, i) == Ch.NUL) return unsupported(i);
+  dot = (flags & FLAG_DOT) != 0;
+  negated = false;
+  invalid = false;
+  failed = false;
+  const n = <usize>units + 16;
+  out.reset(outPtr, outCap);
+  values.reset(work, <i32>(n * ARENA_UNITS));
+  outputs.reset(work + n * ARENA_UNITS * 2, <i32>(n * ARENA_UNITS));
+  pool = work + n * ARENA_UNITS * 4;
+  poolCount = 0;
+  list = pool + n * 3 * TOKEN_SIZE;
+  braceStack = list + n * 4 * 4;
+  kindStack = braceStack + n * 4;
+  listLen = 0; braceLen = 0; kindLen = 0;
+  store<i32>(flagsOut, 0);
+
+  // Route 1: makeRe tries the fast paths when the pattern starts with `.` or `*`.
+  const first = unitAt(pattern, 0);
+  let p = pattern, plen = replaced(pattern, units);
+  let isReplacement = plen < 0;
+  if (isReplacement) { plen = units == 3 ? 1 : 2; p = changetype<usize>("**"); if (units == 3) p = changetype<usize>("*"); }
+  if (first == Ch.DOT || first == Ch.STAR) {
+    let fp = p, fl = plen;
+    if (fl >= 2 && unitAt(fp, 0) == Ch.DOT && unitAt(fp, 1) == Ch.SLASH) { fp += 4; fl -= 2; }
+    if (fastCreate(fp, fl)) {
+      outStr(MAYBE_SLASH);
+      return failed ? GLOB_NO_SPACE : out.len;
+    }
+    out.len = 0;
+    failed = false;
+  }
+  // parse(): REPLACEMENTS, one leading `./` removed.
+  if (plen >= 2 && unitAt(p, 0) == Ch.DOT && unitAt(p, 1) == Ch.SLASH) { p += 4; plen -= 2; }
+  input = p;
+  len = plen;
+  // Route 2: no `/ ( ) [ ] { } "` and not starting with `*` or `!`.
+  let simple = !(plen > 0 && (unitAt(p, 0) == Ch.STAR || unitAt(p, 0) == Ch.BANG));
+  for (let i = 0; simple && i < plen; i++) {
+    const c = unitAt(p, i);
+    if (c == Ch.SLASH || c == Ch.LPAREN || c == Ch.RPAREN || c == Ch.LBRACKET || c == Ch.RBRACKET ||
+      c == Ch.LBRACE || c == Ch.RBRACE || c == Ch.QUOTE) simple = false;
+  }
+  let r: i32;
+  if (simple) {
+    r = simpleRoute(p, plen);
+  } else {
+    index = -1;
+    start = 0;
+    brackets = 0;
+    braces = 0;
+    backtrack = false;
+    r = tokenize();
+  }
+  if (r < 0) {
+    // Indexes into the stripped pattern are reported against the caller's pattern.
+    if (r == GLOB_UNSUPPORTED && p >= pattern && p < pattern + (<usize>units << 1)) errorIndex += <i32>((p - pattern) >> 1);
+    return r;
+  }
+  if (failed) return GLOB_NO_SPACE;
+  store<i32>(flagsOut, (negated ? FLAG_NEGATED : 0) | (invalid ? FLAG_INVALID : 0));
+  return out.len;
+}
