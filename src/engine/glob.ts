@@ -40,6 +40,7 @@ function readOptions(fn: string, options: unknown): boolean {
 /** Why a unit of a pattern is rejected, for the error message. */
 function unsupportedReason(pattern: string, index: number): string {
   const c = pattern[index] ?? '';
+  if (pattern[index + 1] === '(' && '?*+@!'.includes(c)) return 'extglobs are not supported';
   if (c === '(' || c === ')' || c === '|') return 'extglobs and regex groups are not supported';
   if (c === '"') return 'quoted text is not supported';
   if (c === '\\') return 'a backslash may only escape a glob character such as * ? [ ] { } ,; use / to separate directories';
@@ -48,7 +49,6 @@ function unsupportedReason(pattern: string, index: number): string {
   if (c === '$' || c === '^') return `repeated ${c} is not supported`;
   if (c === '{' || c === '}') return 'a brace range takes letters or digits, such as {a..c} or {1..9}';
   if (c === '\0') return 'NUL is not allowed';
-  if (c === '?' || c === '*' || c === '@' || c === '!') return 'extglobs are not supported';
   return 'unsupported syntax';
 }
 
