@@ -5,6 +5,7 @@
 import { cpus, totalmem } from 'node:os';
 import { compare, markdownTable, type Comparison, type Row } from './harness.js';
 import { digestComparisons } from './digest.bench.js';
+import { globComparisons, globExtras } from './glob.bench.js';
 import { readComparisons } from './read.bench.js';
 import { textComparisons } from './text.bench.js';
 
@@ -14,8 +15,9 @@ const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
 const options = quick ? { rounds: 3, time: 100 } : { rounds: 7, time: 150 };
 
-const comparisons: Comparison[] = [...(await digestComparisons()), ...readComparisons(), ...textComparisons()]
-  .filter((c) => only === undefined || c.group.includes(only));
+const include = (group: string): boolean => only === undefined || group.includes(only);
+const comparisons: Comparison[] = [...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons()]
+  .filter((c) => include(c.group));
 
 const rows: Row[] = [];
 for (const c of comparisons) {
@@ -25,8 +27,12 @@ for (const c of comparisons) {
   }
   rows.push(...result);
 }
+// Glob rows timed outside tinybench (the whole path list, cold starts in fresh processes) and notes.
+const glob = globExtras(rows, { quick, include });
+rows.push(...glob.rows);
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 console.log(`${new Date().toISOString().slice(0, 10)} · ${cpu} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} (V8 ${process.versions.v8})`);
 console.log(`${options.rounds} rounds × ${options.time} ms per case; ratio = median over rounds of baseline median ÷ ours median\n`);
 console.log(markdownTable(rows));
+if (glob.notes.length > 0) console.log(`\n${glob.notes.join('\n')}`);
