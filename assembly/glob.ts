@@ -7,8 +7,12 @@ import {
   translate, translateWorkspaceSize, translateSourceCapacity, lastErrorIndex, FLAG_NEGATED, FLAG_INVALID,
   GLOB_UNSUPPORTED, GLOB_NO_SPACE,
 } from "./glob/translate";
-import { compileRegex, literalPrefix, literalSuffix, classBytesUsed, REGEX_INVALID, I_CLASS, INSTR_SIZE } from "./glob/regex";
+import { compileRegex, literalPrefix, literalSuffix, literalInfix, classBytesUsed, REGEX_INVALID, I_CLASS, INSTR_SIZE } from "./glob/regex";
 import { runProgram, vmWorkspaceSize } from "./glob/vm";
+import {
+  analyze, addUnitTo, fillSet, run as runDfa, resetCache, inSet, dfaScratchBytes, F_CLASS_COUNT, F_CACHE_BYTES,
+  F_FIRST, F_LAST, FACTS_END,
+} from "./glob/dfa";
 import { utf8LengthUtf16 } from "./utf8";
 
 /** Longest pattern, in UTF-8 bytes (picomatch's limit is the same number, in UTF-16 units). */
@@ -19,12 +23,12 @@ export const GLOB_INTERNAL: i32 = -5;
 
 // Program header (i32 words at byte offsets).
 const P_SIZE = 0, P_FLAGS = 4, P_COUNT = 8, P_CODE = 12, P_TEXT = 16, P_TEXT_LEN = 20, P_PREFIX = 24,
-  P_PREFIX_LEN = 28, P_SUFFIX = 32, P_SUFFIX_LEN = 36, P_SOURCE_LEN = 40;
-export const PROGRAM_HEADER: usize = 64;
+  P_PREFIX_LEN = 28, P_SUFFIX = 32, P_SUFFIX_LEN = 36, P_SOURCE_LEN = 40, P_INFIX = 44, P_INFIX_LEN = 48;
+export const PROGRAM_HEADER: usize = FACTS_END; // fields above, then the facts of glob/dfa.ts
 export const PROGRAM_NEGATED: i32 = 2;
 export const PROGRAM_NEVER: i32 = 4;
 const SUFFIX_OPT_SLASH: i32 = 1 << 30;
-const FACT_CAP: i32 = 256;
+const FACT_CAP: i32 = 64;
 
 let detail: i32 = 0;
 
@@ -91,16 +95,17 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const code = ast + <usize>(2 * srcLen + 8) * 16;
   const classes = code + <usize>codeCap * INSTR_SIZE;
   const facts = align8(classes + <usize>(4 * srcLen + 24 * brackets + 64));
-  const end = facts + <usize>(FACT_CAP * 4);
+  const end = facts + <usize>(FACT_CAP * 6);
   if (end - work > workBytes) { detail = <i32>(end - work); return GLOB_NO_SPACE; }
   let count = (load<i32>(work) & FLAG_INVALID) != 0 ? REGEX_INVALID : compileRegex(src, srcLen, ast, code, codeCap, classes, classes);
   let progFlags = negated ? PROGRAM_NEGATED : 0;
-  let prefixLen = 0, suffixWord = 0;
+  let prefixLen = 0, suffixWord = 0, infixLen = 0;
   if (count == REGEX_INVALID) { progFlags |= PROGRAM_NEVER; count = 0; }
   else if (count < 0) return GLOB_INTERNAL;
   else if (!negated) {
     prefixLen = literalPrefix(facts, FACT_CAP);
     suffixWord = literalSuffix(facts + <usize>(FACT_CAP * 2), FACT_CAP);
+    infixLen = literalInfix(facts + <usize>(FACT_CAP * 4), FACT_CAP);
   }
   const suffixLen = suffixWord & ~SUFFIX_OPT_SLASH;
   const classBytes = count > 0 ? classBytesUsed(classes) : 0;
@@ -108,10 +113,12 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const textOff = PROGRAM_HEADER;
   const prefixOff = align8(textOff + (<usize>units << 1));
   const suffixOff = align8(prefixOff + (<usize>prefixLen << 1));
-  const codeOff = align8(suffixOff + (<usize>suffixLen << 1));
+  const infixOff = align8(suffixOff + (<usize>suffixLen << 1));
+  const codeOff = align8(infixOff + (<usize>infixLen << 1));
   const classOff = codeOff + <usize>count * INSTR_SIZE;
   const size = align8(classOff + classBytes);
   if (size > outCap) { detail = <i32>size; return GLOB_NO_SPACE; }
+  if (ast + <usize>count * 8 + 16 > code) { detail = <i32>(end - work + <usize>count * 8); return GLOB_NO_SPACE; }
   memory.fill(out, 0, PROGRAM_HEADER);
   store<i32>(out + P_SIZE, <i32>size);
   store<i32>(out + P_FLAGS, progFlags);
@@ -124,6 +131,9 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   store<i32>(out + P_SUFFIX, <i32>suffixOff);
   store<i32>(out + P_SUFFIX_LEN, suffixWord);
   store<i32>(out + P_SOURCE_LEN, srcLen);
+  store<i32>(out + P_INFIX, <i32>infixOff);
+  store<i32>(out + P_INFIX_LEN, infixLen);
+  memory.copy(out + infixOff, facts + <usize>(FACT_CAP * 4), <usize>infixLen << 1);
   memory.copy(out + textOff, pattern, <usize>units << 1);
   memory.copy(out + prefixOff, facts, <usize>prefixLen << 1);
   memory.copy(out + suffixOff, facts + <usize>(FACT_CAP * 2), <usize>suffixLen << 1);
@@ -134,6 +144,12 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
     const ins = out + codeOff + <usize>i * INSTR_SIZE;
     if (load<i32>(ins) == I_CLASS) store<i32>(ins, load<i32>(ins, 4) + <i32>classOff, 4);
   }
+  analyze(out, out + codeOff, count, ast); // the AST is no longer needed: its space is the scratch
+  // A path equal to the pattern text matches whatever the regex says: its ends join the sets. A
+  // negated program matches what its regex does not: no prefilter applies.
+  addUnitTo(out + F_FIRST, unitAt(pattern, 0));
+  addUnitTo(out + F_LAST, unitAt(pattern, units - 1));
+  if (negated) { fillSet(out + F_FIRST); fillSet(out + F_LAST); }
   return <i32>size;
 }
 
@@ -158,23 +174,43 @@ function noLineTerminator(path: usize, n: i32): bool {
   return true;
 }
 
-/** The decision for one normalized, non-empty path. */
-function decide(program: usize, path: usize, n: i32, work: usize): bool {
+/**
+ * The decision for one normalized, non-empty path. `cache` is the program's DFA cache (0: run the
+ * Pike VM), `avs` the path's assertion vectors.
+ */
+function decide(program: usize, path: usize, n: i32, work: usize, cache: usize, avs: usize): bool {
   const textLen = load<i32>(program + P_TEXT_LEN);
   if (textLen == n && memory.compare(program + <usize>load<i32>(program + P_TEXT), path, <usize>n << 1) == 0) return true;
   const flags = load<i32>(program + P_FLAGS);
   if ((flags & PROGRAM_NEVER) != 0) return false;
-  const count = load<i32>(program + P_COUNT);
-  const code = program + <usize>load<i32>(program + P_CODE);
-  if ((flags & PROGRAM_NEGATED) != 0) {
-    return !runProgram(program, code, count, path, n, work) && noLineTerminator(path, n);
-  }
+  if ((flags & PROGRAM_NEGATED) != 0) return !execute(program, path, n, work, cache, avs) && noLineTerminator(path, n);
   const prefixLen = load<i32>(program + P_PREFIX_LEN);
   if (prefixLen > 0) {
     if (n < prefixLen || memory.compare(program + <usize>load<i32>(program + P_PREFIX), path, <usize>prefixLen << 1) != 0) return false;
   }
   const suffixWord = load<i32>(program + P_SUFFIX_LEN);
   if (suffixWord != 0 && !suffixHolds(program + <usize>load<i32>(program + P_SUFFIX), suffixWord, path, n)) return false;
+  const infixLen = load<i32>(program + P_INFIX_LEN);
+  if (infixLen > 0 && !contains(path, n, program + <usize>load<i32>(program + P_INFIX), infixLen)) return false;
+  return execute(program, path, n, work, cache, avs);
+}
+
+function contains(path: usize, n: i32, needle: usize, len: i32): bool {
+  const first = load<u16>(needle);
+  for (let i = 0; i + len <= n; i++) {
+    if (load<u16>(path + (<usize>i << 1)) != first) continue;
+    if (memory.compare(path + (<usize>i << 1), needle, <usize>len << 1) == 0) return true;
+  }
+  return false;
+}
+
+function execute(program: usize, path: usize, n: i32, work: usize, cache: usize, avs: usize): bool {
+  const count = load<i32>(program + P_COUNT);
+  const code = program + <usize>load<i32>(program + P_CODE);
+  if (cache != 0) {
+    const r = runDfa(program, code, count, cache, path, n, work);
+    if (r >= 0) return r == 1;
+  }
   return runProgram(program, code, count, path, n, work);
 }
 
@@ -201,31 +237,101 @@ function suffixHolds(suffix: usize, word: i32, path: usize, n: i32): bool {
 export function globMatch(program: usize, path: usize, units: i32, work: usize): i32 {
   const n = normalize(path, units);
   if (n == 0) return 0;
-  return decide(program, normStart, n, work) ? 1 : 0;
+  return decide(program, normStart, n, work, 0, 0) ? 1 : 0;
+}
+
+// A set's cache region: candidate masks (for each ASCII unit and one slot for the rest, the
+// programs whose first/last sets hold it, ceil(count / 32) words each), then each program's DFA cache.
+const MASK_SLOTS: usize = 129;
+
+@inline function maskBytes(count: i32): usize {
+  return MASK_SLOTS * 2 * (<usize>((count + 31) >>> 5) << 2);
+}
+
+@inline function programAt(set: usize, i: i32): usize {
+  return set + <usize>load<u32>(set + (<usize>i << 2));
+}
+
+/** Bytes of cache a set needs: candidate masks plus every program's DFA cache. */
+export function globSetCacheBytes(set: usize, count: i32): usize {
+  let total = maskBytes(count);
+  for (let i = 0; i < count; i++) total += <usize>load<i32>(programAt(set, i) + F_CACHE_BYTES);
+  return total;
+}
+
+/** Builds a set's candidate masks and empties its DFA caches; call it whenever the set (re)enters memory at `set`. */
+export function globSetCacheReset(set: usize, count: i32, cache: usize): void {
+  const words = <usize>((count + 31) >>> 5);
+  const firstMasks = cache, lastMasks = cache + MASK_SLOTS * (words << 2);
+  memory.fill(cache, 0, maskBytes(count));
+  for (let i = 0; i < count; i++) {
+    const program = programAt(set, i);
+    const word = <usize>(i >>> 5) << 2, bit: u32 = 1 << (i & 31);
+    for (let c: u32 = 0; c <= 128; c++) {
+      if (inSet(program + F_FIRST, c)) store<u32>(firstMasks + c * (words << 2) + word, load<u32>(firstMasks + c * (words << 2) + word) | bit);
+      if (inSet(program + F_LAST, c)) store<u32>(lastMasks + c * (words << 2) + word, load<u32>(lastMasks + c * (words << 2) + word) | bit);
+    }
+  }
+  let at = cache + maskBytes(count);
+  for (let i = 0; i < count; i++) {
+    const program = programAt(set, i);
+    const bytes = <usize>load<i32>(program + F_CACHE_BYTES);
+    if (bytes > 0) resetCache(program, at);
+    at += bytes;
+  }
+}
+
+/** Scratch bytes globMatchSet needs for this set and paths of at most `maxUnits` units. */
+export function globSetWorkspace(set: usize, count: i32, maxUnits: i32): usize {
+  let most: usize = 16;
+  for (let i = 0; i < count; i++) {
+    const instructions = load<i32>(programAt(set, i) + P_COUNT);
+    most = max(most, max(vmWorkspaceSize(instructions), dfaScratchBytes(instructions)));
+  }
+  return ((most + 7) & ~<usize>7) + <usize>count * 4 + <usize>maxUnits + 16;
 }
 
 /**
  * Matches `pathCount` packed paths (UTF-16 at `paths`, unit offsets at `offsets`, pathCount + 1
  * entries) against the `count` programs of a set (u32 byte offsets from `set` at `set`). For each
  * path, ceil(count / 32) u32 words of bits go to `out`: bit i set when program i matches. Paths are
- * normalized in place. `work` holds the largest globMatchWorkspace of the set.
+ * normalized in place. `work` holds globSetWorkspace(set, count, longest path) bytes; `cache` holds
+ * globSetCacheBytes(set, count) bytes, reset by globSetCacheReset when the set was placed.
  */
-export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usize, pathCount: i32, out: usize, work: usize): void {
+export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usize, pathCount: i32, out: usize, work: usize, cache: usize): void {
   const words = (count + 31) >>> 5;
+  const rowBytes = <usize>words << 2;
+  const firstMasks = cache, lastMasks = cache + MASK_SLOTS * rowBytes;
+  // Per-program cache addresses, then the path's assertion vectors, then the matchers' scratch.
+  const caches = work;
+  let at = cache + maskBytes(count);
+  for (let i = 0; i < count; i++) {
+    const bytes = <usize>load<i32>(programAt(set, i) + F_CACHE_BYTES);
+    store<u32>(caches + (<usize>i << 2), bytes > 0 ? <u32>at : 0);
+    at += bytes;
+  }
+  const avs = caches + <usize>count * 4;
   for (let p = 0; p < pathCount; p++) {
     const from = load<u32>(offsets + (<usize>p << 2));
     const to = load<u32>(offsets + (<usize>(p + 1) << 2));
-    const bits = out + <usize>p * (<usize>words << 2);
-    memory.fill(bits, 0, <usize>words << 2);
+    const bits = out + <usize>p * rowBytes;
+    memory.fill(bits, 0, rowBytes);
     const n = normalize(paths + (<usize>from << 1), <i32>(to - from));
     if (n == 0) continue;
     const path = normStart;
-    for (let i = 0; i < count; i++) {
-      const program = set + <usize>load<u32>(set + (<usize>i << 2));
-      if (decide(program, path, n, work)) {
-        const w = bits + (<usize>(i >>> 5) << 2);
-        store<u32>(w, load<u32>(w) | (1 << (i & 31)));
+    const scratch = (avs + <usize>n + 16) & ~<usize>7;
+    const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
+    const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
+    for (let w = 0; w < words; w++) {
+      let candidates = load<u32>(firstRow + (<usize>w << 2)) & load<u32>(lastRow + (<usize>w << 2));
+      let hits: u32 = 0;
+      while (candidates != 0) {
+        const bit = ctz(candidates);
+        candidates &= candidates - 1;
+        const i = (w << 5) + <i32>bit;
+        if (decide(programAt(set, i), path, n, scratch, <usize>load<u32>(caches + (<usize>i << 2)), avs)) hits |= 1 << bit;
       }
+      store<u32>(bits + (<usize>w << 2), hits);
     }
   }
 }

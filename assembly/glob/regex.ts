@@ -352,9 +352,85 @@ function suffixWalk(cat: i32, dst: usize, cap: i32): void {
       continue;
     }
     if (k == N_CAT) { suffixWalk(c, dst, cap); continue; }
+    if (k == N_ALT) { commonBranchSuffix(c, dst, cap); factStop = true; return; }
     if (k != N_CHAR || factLen >= cap) { factStop = true; return; }
     store<u16>(dst + (<usize>(factLen++) << 1), <u16>argA(c));
   }
+}
+
+const BRANCH_CAP: i32 = 64;
+const branchA: usize = memory.data(BRANCH_CAP * 2, 8);
+const branchB: usize = memory.data(BRANCH_CAP * 2, 8);
+
+/** The literal units a branch (a CAT, or one node) ends with, last first, into `dst`. */
+function branchSuffix(n: i32, dst: usize): i32 {
+  if (kindOf(n) == N_CHAR) { store<u16>(dst, <u16>argA(n)); return 1; }
+  if (kindOf(n) != N_CAT) return 0;
+  let count = 0;
+  for (let c = argA(n); c >= 0; c = nextOf(c)) count++;
+  let len = 0;
+  for (let i = count - 1; i >= 0 && len < BRANCH_CAP; i--) {
+    const c = childAt(n, i);
+    const k = kindOf(c);
+    if (k == N_ASSERT) continue;
+    if (k != N_CHAR) break;
+    store<u16>(dst + (<usize>(len++) << 1), <u16>argA(c));
+  }
+  return len;
+}
+
+/** Appends the longest literal suffix all branches of an ALT share (`.{js,mjs,cjs}` ends in `js`). */
+function commonBranchSuffix(alt: i32, dst: usize, cap: i32): void {
+  const first = argA(alt);
+  let common = branchSuffix(first, branchA);
+  for (let b = nextOf(first); b >= 0 && common > 0; b = nextOf(b)) {
+    const len = branchSuffix(b, branchB);
+    let same = 0;
+    while (same < common && same < len && load<u16>(branchA + (<usize>same << 1)) == load<u16>(branchB + (<usize>same << 1))) same++;
+    common = same;
+  }
+  for (let i = 0; i < common && factLen < cap; i++) store<u16>(dst + (<usize>(factLen++) << 1), load<u16>(branchA + (<usize>i << 1)));
+}
+
+// The longest run of literal units in the top-level concatenation that is neither its leading run
+// (the prefix) nor its trailing one (the suffix): a substring every match contains, such as
+// `__tests__` in `**/__tests__/**`.
+const INFIX_SCAN: i32 = 1024;
+const infixBuf: usize = memory.data(INFIX_SCAN * 2, 8);
+let runStart: i32 = 0;
+let runLen: i32 = 0;
+let bestStart: i32 = 0;
+let bestLen: i32 = 0;
+let atStart = true;
+let unitsSeen: i32 = 0;
+
+function infixWalk(cat: i32): void {
+  for (let c = argA(cat); c >= 0; c = nextOf(c)) {
+    const k = kindOf(c);
+    if (k == N_ASSERT) continue;
+    if (k == N_CAT) { infixWalk(c); continue; }
+    if (k == N_CHAR && unitsSeen < INFIX_SCAN) {
+      store<u16>(infixBuf + (<usize>unitsSeen << 1), <u16>argA(c));
+      if (runLen == 0) runStart = unitsSeen;
+      runLen++;
+      unitsSeen++;
+      continue;
+    }
+    if (runLen > bestLen && !atStart) { bestStart = runStart; bestLen = runLen; }
+    runLen = 0;
+    atStart = false;
+    unitsSeen++; // a gap in the buffer: runs never span it
+  }
+}
+
+/** The infix (see above) into `dst`, at most `cap` units; its length, 0 if there is none. */
+export function literalInfix(dst: usize, cap: i32): i32 {
+  runStart = 0; runLen = 0; bestStart = 0; bestLen = 0; atStart = true; unitsSeen = 0;
+  if (root < 0 || kindOf(root) != N_CAT) return 0;
+  infixWalk(root);
+  const len = min(bestLen, cap);
+  memory.copy(dst, infixBuf + (<usize>bestStart << 1), <usize>len << 1);
+  return len;
 }
 
 /** The literal units every match of the last compiled source starts with, into `dst`; the count. */

@@ -28,7 +28,25 @@ export function vmWorkspaceSize(count: i32): usize {
   return unitAt(path, i + 1) == Ch.DOT && (i + 2 == n || unitAt(path, i + 2) == Ch.SLASH);
 }
 
-function holds(kind: i32, i: i32): bool {
+/** Sets the path that holds() looks at. */
+export function setPath(pathPtr: usize, units: i32): void {
+  path = pathPtr;
+  n = units;
+}
+
+/** Whether the consuming instruction at `ins` (class records relative to `base`) accepts `c`. */
+export function consumes(base: usize, ins: usize, c: u32): bool {
+  const op = load<i32>(ins);
+  if (op == I_NOT_SLASH) return c != Ch.SLASH;
+  if (op == I_CHAR) return c == <u32>load<i32>(ins, 4);
+  if (op == I_NOT_DOT_SLASH) return c != Ch.SLASH && c != Ch.DOT;
+  if (op == I_ANY) return !isLineTerminator(c);
+  if (op == I_CLASS) return classHas(base + <usize>load<i32>(ins, 4), c);
+  return false;
+}
+
+/** Whether assertion `kind` holds at position `i` of the path set by setPath(). */
+export function holds(kind: i32, i: i32): bool {
   switch (kind) {
     case A_BOL: return i == 0;
     case A_EOL: return i == n;
@@ -101,14 +119,7 @@ export function runProgram(base: usize, code: usize, count: i32, pathPtr: usize,
     for (let t = 0; t < clen; t++) {
       const at = load<i32>(clist + (<usize>t << 2));
       const ins = code + <usize>at * INSTR_SIZE;
-      const op = load<i32>(ins);
-      let ok = false;
-      if (op == I_NOT_SLASH) ok = c != Ch.SLASH;
-      else if (op == I_CHAR) ok = c == <u32>load<i32>(ins, 4);
-      else if (op == I_NOT_DOT_SLASH) ok = c != Ch.SLASH && c != Ch.DOT;
-      else if (op == I_ANY) ok = !isLineTerminator(c);
-      else if (op == I_CLASS) ok = classHas(base + <usize>load<i32>(ins, 4), c);
-      if (ok) nlen = addThread(code, nlist, nlen, at + 1, i + 1);
+      if (consumes(base, ins, c)) nlen = addThread(code, nlist, nlen, at + 1, i + 1);
     }
     const swap = clist;
     clist = nlist;

@@ -24,7 +24,6 @@ const STATUS_TOO_LONG = -2;
 const STATUS_UNSUPPORTED = -3;
 const STATUS_NO_SPACE = -4;
 const FLAG_DOT = 1;
-const PROGRAM_COUNT_OFFSET = 8;
 
 function readOptions(fn: string, options: unknown): boolean {
   if (options === undefined) return false;
@@ -96,7 +95,7 @@ export class GlobSet {
   /** Whether the set was compiled with `dot: true`. */
   readonly dot: boolean;
   readonly #blob: Uint8Array;
-  readonly #work: number;
+  #cacheBytes = -1;
 
   /** @internal Use compileGlobs(). */
   constructor(patterns: readonly string[], dot: boolean, programs: readonly Uint8Array[]) {
@@ -109,16 +108,13 @@ export class GlobSet {
     const blob = new Uint8Array(size);
     const table = new Uint32Array(programs.length);
     let offset = tableBytes;
-    let work = 16;
     programs.forEach((p, i) => {
       table[i] = offset;
       blob.set(p, offset);
       offset += p.length;
-      work = Math.max(work, new DataView(p.buffer, p.byteOffset).getInt32(PROGRAM_COUNT_OFFSET, true) * 16 + 16);
     });
     blob.set(new Uint8Array(table.buffer), 0);
     this.#blob = blob;
-    this.#work = work;
   }
 
   /** Whether any pattern matches `path`. */
@@ -164,18 +160,30 @@ export class GlobSet {
     const count = this.patterns.length;
     const words = (count + 31) >>> 5;
     const joined = paths.length === 1 ? paths[0]! : paths.join('');
-    const setBytes = this.#blob.length;
+    let longest = 0;
+    for (const p of paths) if (p.length > longest) longest = p.length;
+    // I/O area: set | DFA caches | paths | offsets | result bits | scratch. The set and its caches
+    // stay in place between calls until another call takes the I/O area.
+    const setBytes = (this.#blob.length + 7) & ~7;
+    if (ioResident !== this) {
+      setIoResident(undefined);
+      reserveIo(setBytes);
+      writeBytes(this.#blob, layout.io);
+      this.#cacheBytes = (engine.globSetCacheBytes(layout.io, count) + 7) & ~7;
+    }
+    const cacheAt = layout.io + setBytes;
+    const pathsAt = cacheAt + this.#cacheBytes;
     const pathBytes = (joined.length * 2 + 7) & ~7;
     const offsetBytes = ((paths.length + 1) * 4 + 7) & ~7;
     const outBytes = paths.length * words * 4;
-    if (ioResident !== this) setIoResident(undefined);
-    reserveIo(setBytes + pathBytes + offsetBytes + outBytes + this.#work);
+    const work = engine.globSetWorkspace(layout.io, count, longest);
+    const resident = ioResident === this;
+    reserveIo(setBytes + this.#cacheBytes + pathBytes + offsetBytes + outBytes + work);
     const base = layout.io;
-    if (ioResident !== this) {
-      writeBytes(this.#blob, base);
+    if (!resident) {
+      engine.globSetCacheReset(base, count, cacheAt);
       setIoResident(this);
     }
-    const pathsAt = base + setBytes;
     const offsetsAt = pathsAt + pathBytes;
     const outAt = offsetsAt + offsetBytes;
     writeUtf16(joined, 0, joined.length, pathsAt);
@@ -187,7 +195,7 @@ export class GlobSet {
     }
     offsets[paths.length] = units;
     writeU32s(offsets, offsetsAt);
-    engine.globMatchSet(base, count, pathsAt, offsetsAt, paths.length, outAt, outAt + outBytes);
+    engine.globMatchSet(base, count, pathsAt, offsetsAt, paths.length, outAt, outAt + outBytes, cacheAt);
     return readU32s(outAt, paths.length * words);
   }
 }

@@ -43,8 +43,11 @@ export interface EngineExports {
   globTranslate(pattern: number, units: number, flags: number, work: number, workBytes: number, out: number, outCap: number): number;
   globDetail(): number;
   globMatch(program: number, path: number, units: number, work: number): number;
-  globMatchSet(set: number, count: number, paths: number, offsets: number, pathCount: number, out: number, work: number): void;
+  globMatchSet(set: number, count: number, paths: number, offsets: number, pathCount: number, out: number, work: number, cache: number): void;
   globMatchWorkspace(program: number): number;
+  globSetCacheBytes(set: number, count: number): number;
+  globSetCacheReset(set: number, count: number, cache: number): void;
+  globSetWorkspace(set: number, count: number, maxUnits: number): number;
 }
 
 type FunctionExport = Exclude<keyof EngineExports, 'memory'>;
@@ -62,7 +65,7 @@ const FUNCTIONS: Record<FunctionExport, true> = {
   codePointCountUtf16: true, codePointOffsetUtf16: true,
   readInit: true, readUpdateUtf16: true, readUpdateBytes: true, readFinish: true,
   globCompile: true, globCompileWorkspace: true, globTranslate: true, globDetail: true, globMatch: true,
-  globMatchSet: true, globMatchWorkspace: true,
+  globMatchSet: true, globMatchWorkspace: true, globSetCacheBytes: true, globSetCacheReset: true, globSetWorkspace: true,
 };
 
 /** Every function export the wrapper relies on; instantiation checks them all. */
