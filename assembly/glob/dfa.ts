@@ -273,10 +273,17 @@ function intern(cache: usize, k: usize): i32 {
 let marks: usize = 0;
 let stack: usize = 0;
 let list: usize = 0;
-let gen: u32 = 0; // never reset between runs: a stale mark is always older than the current closure
+let gen: u32 = 0;
+let marksCount: i32 = 0; // instructions whose marks must be cleared before the run's first closure
+let marksClean = false; // the scratch moves between calls: marks are cleared lazily, once per run
 
 /** Closure of kernel `k` under assertion bits `av`: consuming pcs into `list`; returns count, or -1 - count when MATCH is in it. */
 function closure(code: usize, count: i32, k: usize, w: i32, av: i32): i32 {
+  if (!marksClean) {
+    memory.fill(marks, 0, <usize>marksCount << 2);
+    gen = 0;
+    marksClean = true;
+  }
   gen++;
   let n = 0;
   let matched = false;
@@ -326,7 +333,9 @@ function step(program: usize, code: usize, count: i32, k: usize, w: i32, av: i32
 
 /** Scratch bytes run() needs for a program of `count` instructions. */
 export function dfaScratchBytes(count: i32): usize {
-  return <usize>count * 12 + <usize>words(count) * 8 + 64;
+  // marks (count), stack (every instruction can be pushed by two predecessors, plus the kernel's
+  // own starts: 3 × count), list (count), next kernel
+  return <usize>count * 20 + <usize>words(count) * 8 + 64;
 }
 
 /** The cache's id for assertion vector `av` (already masked), or -1 when the cache has no room. */
@@ -352,9 +361,10 @@ export function run(program: usize, code: usize, count: i32, cache: usize, path:
   const map = program + F_CLASS_MAP;
   marks = scratch;
   stack = marks + (<usize>count << 2);
-  list = stack + (<usize>count << 2);
+  list = stack + (<usize>count * 12);
   const k2 = list + (<usize>count << 2);
-  if (gen >= 0xfffff000) { memory.fill(marks, 0, <usize>DFA_MAX_INSTRUCTIONS << 2); gen = 0; }
+  marksCount = count;
+  marksClean = false;
   const rowBytes = <usize>(MAX_AV * classes * 2);
   const rows = rowsAt(cache, classes);
   const ordinaryId = avId(cache, ORDINARY_AV & mask);

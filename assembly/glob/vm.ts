@@ -18,7 +18,7 @@ let hit = false;
 
 /** Bytes of VM scratch a program of `count` instructions needs. */
 export function vmWorkspaceSize(count: i32): usize {
-  return <usize>count * 16 + 16;
+  return <usize>count * 20 + 32; // marks, two thread lists, and a stack of up to 2 × count + 1
 }
 
 /** `.{1,2}` followed by `/` or the end, starting at `i`: a `.` or `..` segment. */

@@ -49,3 +49,21 @@ describe('glob engine vs picomatch (fast-check)', () => {
       }), { numRuns: 150 });
   });
 });
+
+describe('glob sets that take turns in WASM memory', () => {
+  it('X-07 answers stay right while sets of different sizes alternate and paths of every length move the scratch', () => {
+    // Regression: DFA scratch marks once survived between calls at a different address.
+    const sets = [
+      ['{a,b}{a,b}{a,b}{a,b}', '**/*.md'],
+      ['*a*a*a*b', 'x/**', '{a,aa}*b', '[a-c]?/**', '!**/*.ts', ...Array.from({ length: 40 }, (_, i) => `p${i}/**/*.{ts,md}`)],
+      ['**', '*', '.*'],
+    ].map((patterns) => ({ patterns, set: compileGlobs(patterns) }));
+    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(2), globPath(12), fc.nat(3)), { minLength: 1, maxLength: 30 }), (calls) => {
+      for (const [which, path, stretch] of calls) {
+        const { patterns, set } = sets[which]!;
+        const long = path.repeat(stretch * 50 + 1);
+        expect(set.which(long)).toEqual(patterns.flatMap((p, i) => (oracle(p, long, false) ? [i] : [])));
+      }
+    }), { numRuns: 200 });
+  });
+});
