@@ -61,9 +61,9 @@ describe('glob sets that take turns in WASM memory', () => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.nat(2), globPath(12), fc.nat(3)), { minLength: 1, maxLength: 30 }), (calls) => {
       for (const [which, path, stretch] of calls) {
         const { patterns, set } = sets[which]!;
-        const long = path.repeat(stretch * 50 + 1);
+        const long = path.repeat(stretch * 8 + 1);
         expect(set.which(long)).toEqual(patterns.flatMap((p, i) => (oracle(p, long, false) ? [i] : [])));
       }
-    }), { numRuns: 200 });
+    }), { numRuns: 100 });
   });
 });
