@@ -100,8 +100,12 @@ export interface ToolRuntime {
   presentAs(mode: 'native' | 'code' | 'both'): () => void;
 }
 
-/** One nested call as the `tools/code-dispatch-log` waterfall sees it. */
+/** One nested call as the `tools/code-dispatch-log` waterfall sees it. [uncertain: DSH's shape is not in the contract.] */
 export interface CodeDispatch {
-  readonly exec: ToolExecution;
+  /** The Code Mode execution that dispatched the call. */
+  readonly parent: ToolExecution;
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: unknown;
   readonly result: ToolExecutionResult;
 }
