@@ -39,6 +39,8 @@ export class MemoryTree {
           if (++hops > MAX_LINK_HOPS) throw new Error(`too many symlinks: ${absolute}`);
           const resolved = walk(posix.resolve(real, node.target), true);
           if (resolved === 'not-directory') return resolved;
+          // A dangling link keeps its own path, as realpath's nearest-existing-ancestor fallback does.
+          if (!this.#nodes.has(resolved)) return posix.join(next, ...parts.slice(i + 1));
           real = resolved;
           continue;
         }
@@ -84,8 +86,15 @@ export class MemoryTree {
   }
 
   writeFile(path: string, text: string, options: { version?: string; omitSize?: boolean }): void {
-    const real = this.realpath(path);
+    let real = this.realpath(path);
     if (real === 'not-directory') throw new Error(`write ${path}: a parent is a file`);
+    // Writing through a dangling link creates its target, as writing through node:fs does.
+    for (let hops = 0, node = this.#nodes.get(real); node?.kind === 'link'; node = this.#nodes.get(real)) {
+      if (++hops > MAX_LINK_HOPS) throw new Error(`too many symlinks: ${path}`);
+      const next = this.realpath(posix.resolve(posix.dirname(real), node.target));
+      if (next === 'not-directory') throw new Error(`write ${path}: a parent is a file`);
+      real = next;
+    }
     this.mkdir(posix.dirname(real));
     if (this.#nodes.get(real)?.kind === 'dir') throw new Error(`write ${path}: is a directory`);
     this.#nodes.set(real, { kind: 'file', text, version: options.version ?? this.#version(), omitSize: options.omitSize ?? false });
