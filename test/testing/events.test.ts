@@ -153,7 +153,7 @@ describe('plugins on the test host', () => {
     const trace: string[] = [];
     const handle = host.use({
       name: 'p',
-      async apply(ctx: Context) {
+      apply(ctx: Context) {
         ctx.on('agent/pre-step', async (_e: unknown, next: () => Promise<unknown>) => (trace.push('pre-step'), next()));
         ctx.on('tools/result', () => trace.push('tools/result'));
         ctx.effect(() => () => trace.push('effect teardown'));
