@@ -86,6 +86,12 @@ export const CODE_MODE_TOOL = 'run_code';
 /** Row id and plugin name of DSH's built-in instruction loader in the base bundle (contract §11). */
 export const BUILTIN_INSTRUCTIONS_ROW = 'agent-instructions';
 
+/** Message source kinds DSH itself produces (plugins add their own kinds). */
+export const SourceKind = { user: 'user', plugin: 'plugin', model: 'model', tool: 'tool' } as const;
+
+/** The `plugin` of a compaction summary's source `{ kind: 'plugin', plugin: 'compact', compactionId }`. */
+export const COMPACTION_PLUGIN = 'compact';
+
 /** The runtime-context snapshot's plugin name and intro (contract §6 step 2c). */
 export const RUNTIME_CONTEXT_PLUGIN = '@deepseek-ai/dsh-system-prompt';
 export const RUNTIME_CONTEXT_INTRO = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.';

@@ -3,7 +3,7 @@
 // compaction or a replacement hides it, and hidden context must not suppress anything.
 
 import type { Message, MessageSource, UserMessage } from './message.js';
-import { FILE_TOOL_NAMES, SessionEventType } from './names.js';
+import { FILE_TOOL_NAMES, SessionEventType, SourceKind } from './names.js';
 import type { Session, SessionEvent } from './session.js';
 import type { ToolExecution, ToolExecutionResult } from './tools.js';
 
@@ -44,7 +44,7 @@ export function hasSourceKind(message: Pick<Message, 'source'>, kinds: readonly 
 
 /** Whether a source is `{ kind: 'plugin', plugin }`, the shape for plugin context without a kind of its own. */
 export function isPluginSource(source: MessageSource, plugin: string): boolean {
-  return source.kind === 'plugin' && (source as { plugin?: unknown }).plugin === plugin;
+  return source.kind === SourceKind.plugin && (source as { plugin?: unknown }).plugin === plugin;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Agent } from '../host/agent.js';
 import type { Context, PluginModule } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
 import { deepFreeze, type UserMessage } from '../host/message.js';
-import { HostEvent, SessionEventType } from '../host/names.js';
+import { COMPACTION_PLUGIN, HostEvent, SessionEventType, SourceKind } from '../host/names.js';
 import type { HostRuntime } from '../host/runtime.js';
 import type { SessionEvent, SessionHeader } from '../host/session.js';
 import type { ToolExecutionInput } from '../host/tools.js';
@@ -213,7 +213,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
   async run(prompt: string | UserMessage, script: readonly StepScript[]): Promise<void> {
     const agent = await this.start();
     const message = typeof prompt === 'string'
-      ? deepFreeze({ id: this.newId('msg'), role: 'user' as const, content: [{ type: 'text' as const, text: prompt }], source: { kind: 'user' } })
+      ? deepFreeze({ id: this.newId('msg'), role: 'user' as const, content: [{ type: 'text' as const, text: prompt }], source: { kind: SourceKind.user } })
       : prompt;
     agent.followup(message);
     await this.runPending(script);
@@ -251,7 +251,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
     session.append(SessionEventType.compactionStart, { compactionId });
     session.append(SessionEventType.compactionSummary, { compactionId, summary });
     session.append(SessionEventType.compactionEnd, { compactionId });
-    const message = { id: this.newId('msg'), role: 'user', content: [{ type: 'text', text: summary }], source: { kind: 'plugin', plugin: 'compact', compactionId } };
+    const message = { id: this.newId('msg'), role: 'user', content: [{ type: 'text', text: summary }], source: { kind: SourceKind.plugin, plugin: COMPACTION_PLUGIN, compactionId } };
     return session.append(SessionEventType.userMessage, message, { surfaceOp: { op: 'replace', start: 0, end }, sourceEventSeqs: nodes.slice(0, end) });
   }
 

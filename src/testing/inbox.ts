@@ -94,8 +94,8 @@ export class TestInbox implements Inbox {
   }
 
   #splice(target: InboxTarget, start: number, deleteCount: number, inserted: readonly UserMessage[], outcome: 'canceled' | undefined, discard = true): UserMessage[] {
-    const list = this.#lists[target];
     if (target !== 'next-turn' && target !== 'next-step') throw new TypeError(`inbox: unknown target ${String(target)}`);
+    const list = this.#lists[target];
     if (!(Number.isInteger(start) && start >= 0 && start <= list.length)) throw new RangeError(`inbox.splice: start ${start} is outside 0..${list.length}`);
     const removedCount = Math.max(0, Math.min(deleteCount, list.length - start));
     const removing = new Set(list.slice(start, start + removedCount).map((m) => m.id));

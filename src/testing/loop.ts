@@ -5,7 +5,7 @@
 
 import type { PreStepDecision, PreStepEvent } from '../host/agent.js';
 import { deepFreeze, type ContentBlock, type Message, type UserMessage } from '../host/message.js';
-import { HostEvent, RUNTIME_CONTEXT_INTRO, RUNTIME_CONTEXT_PLUGIN, SessionEventType } from '../host/names.js';
+import { HostEvent, RUNTIME_CONTEXT_INTRO, RUNTIME_CONTEXT_PLUGIN, SessionEventType, SourceKind } from '../host/names.js';
 import type { PromptAssembly } from '../host/prompt.js';
 import type { TurnEndReason } from '../host/session.js';
 import type { ToolExecutionResult } from '../host/tools.js';
@@ -46,6 +46,11 @@ async function runTurn(host: LoopHost, agent: TestAgent): Promise<void> {
   let failure: unknown;
   try {
     for (let step = 1; ; step++) {
+      // A cancel (agent.cancel) takes effect at the next step boundary; the open step still ends.
+      if (signal.aborted) {
+        reason = { kind: 'aborted' };
+        break;
+      }
       if (step > host.maxStepsPerTurn) throw new Error(`simulated loop: turn ${turn} exceeded ${host.maxStepsPerTurn} steps`);
       const claimed = inbox.claim(step === 1 ? 'next-turn' : 'next-step', turn);
       const assembly = await agent.core.prompt.assemble({ agent, scope: agent, signal });
@@ -101,7 +106,7 @@ async function runStep(
       ...(answer.text !== undefined ? [{ type: 'text' as const, text: answer.text }] : []),
       ...calls.map((c) => ({ type: 'tool-call' as const, id: c.id, name: c.name, arguments: c.text })),
     ];
-    const message: Message = { id: host.newId('msg'), role: 'assistant', content, source: { kind: 'model', provider: 'scripted', model: 'scripted' } };
+    const message: Message = { id: host.newId('msg'), role: 'assistant', content, source: { kind: SourceKind.model, provider: 'scripted', model: 'scripted' } };
     session.append(SessionEventType.assistantMessage, { turn, step, message }, APPEND);
     let concluded = false;
     for (const call of calls) {
@@ -124,7 +129,7 @@ function toolResultData(host: LoopHost, turn: number, step: number, callId: stri
     id: host.newId('msg'),
     role: 'user' as const,
     content: [{ type: 'tool-result' as const, toolCallId: callId, content: result.content, ...(result.isError ? { isError: true } : {}) }],
-    source: { kind: 'tool', callId },
+    source: { kind: SourceKind.tool, callId },
   };
   const info = result.isError ? result.error.info : undefined;
   return { turn, step, message, ...(info !== undefined ? { error: info } : {}), ...(result.meta !== undefined ? { meta: result.meta } : {}) };
@@ -160,6 +165,6 @@ function runtimeSnapshot(host: LoopHost, agent: TestAgent, assembly: PromptAssem
     id: host.newId('msg'),
     role: 'user',
     content: [{ type: 'text', text }],
-    source: { kind: 'plugin', plugin: RUNTIME_CONTEXT_PLUGIN, form: 'snapshot', sections },
+    source: { kind: SourceKind.plugin, plugin: RUNTIME_CONTEXT_PLUGIN, form: 'snapshot', sections },
   });
 }

@@ -110,6 +110,7 @@ export class MemoryTree {
   remove(path: string): void {
     const real = this.realpath(path, false);
     if (real === 'not-directory') return;
+    if (real === '/') throw new Error('remove: refusing to remove /');
     for (const key of [...this.#nodes.keys()]) if (key === real || key.startsWith(`${real}/`)) this.#nodes.delete(key);
   }
 }

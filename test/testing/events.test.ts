@@ -175,6 +175,33 @@ describe('plugins on the test host', () => {
     expect(host.session.events.filter((e) => e.type === 'tool/result').at(-1)!.data).toMatchObject({ message: { content: [{ content: [{ text: 'Error: unknown tool "mine"' }] }] } });
   });
 
+  it('§1.1 an async apply is awaited before the agent starts', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const seen: string[] = [];
+    host.use({
+      name: 'p',
+      async apply(ctx: Context) {
+        await new Promise((resolve) => setImmediate(resolve));
+        ctx.on('agent/created', () => seen.push('created'));
+      },
+    });
+    await host.run('go', [{ text: 'ok' }]);
+    expect(seen).toEqual(['created']);
+  });
+
+  it('§1.4 listeners registered through agent.ctx hear their agent and go away with it at resume', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const agent = await host.start();
+    const heard: string[] = [];
+    agent.ctx.on('session/event', (_s: unknown, e: { type: string }) => heard.push(e.type));
+    await host.run('go', [{ text: 'ok' }]);
+    expect(heard).toContain('turn/end');
+    await host.resume();
+    heard.length = 0;
+    await host.run('again', [{ text: 'ok' }]);
+    expect(heard).toEqual([]);
+  });
+
   it('§1.2 the logger formats %o, %s, %d and records the plugin name', () => {
     const host = createTestHost();
     host.use({ name: 'p', apply: (ctx: Context) => ctx.logger.warn('refresh failed: %o (%s, %d%%)', new TypeError('bad'), 'x', 3.7) });

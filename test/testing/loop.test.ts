@@ -141,6 +141,23 @@ describe('turns', () => {
     ]);
   });
 
+  it('§3 agent.cancel aborts the turn at the next step boundary and clears the inbox unless keepInbox', async () => {
+    const host = createTestHost({ cwd: '/w', files: { '/w/a': 'A' } });
+    host.ctx.on('tools/result', (exec: ToolExecution) => {
+      (exec.agent as Agent).inject(ctxMsg('queued'));
+      (exec.agent as Agent).cancel({ kind: 'user' });
+    });
+    await host.run('go', [{ tools: [{ name: 'read', input: { file_path: 'a' } }] }]);
+    expect(host.session.events.slice(-5).map((e) => [e.type, e.type === 'tool/result' ? '…' : e.data])).toEqual([
+      ['agent/inbox/spliced', { target: 'next-step', start: 0, inserted: [ctxMsg('queued')] }],
+      ['agent/inbox/spliced', { target: 'next-step', start: 0, removedCount: 1, inserted: [], outcome: 'canceled' }],
+      ['tool/result', '…'],
+      ['step/end', { turn: 1, step: 1 }],
+      ['turn/end', { turn: 1, reason: { kind: 'aborted' } }],
+    ]);
+    expect(host.agent.inbox.nextStep.map((m) => m.id)).toEqual([]);
+  });
+
   it('§3.1 agent/created, agent/session-start and agent/status fire with payload objects; resume says resume', async () => {
     const host = createTestHost({ cwd: '/w' });
     const seen: string[] = [];
