@@ -63,6 +63,19 @@ describe('package.json', () => {
   });
 });
 
+describe('published entry points', () => {
+  it('§11 each exports entry loads by its package name from the built lib/, with its types beside it', async () => {
+    for (const [subpath, target] of Object.entries(pkg.exports)) {
+      if (typeof target === 'string') continue;
+      const specifier: string = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+      const module = (await import(specifier)) as Record<string, unknown>;
+      expect([specifier, Object.keys(module).length > 0, existsSync(join(root, target.import.replace(/\.js$/, '.d.ts')))]).toEqual([specifier, true, true]);
+    }
+    const testing = (await import(`${pkg.name}/testing`)) as typeof import('../../src/testing/index.js');
+    expect(typeof testing.createTestHost).toBe('function');
+  });
+});
+
 describe('cordis.patch.yml', () => {
   it('§11 is a list of insert and override operations with unique row ids', () => {
     const ops = operations();

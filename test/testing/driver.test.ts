@@ -109,6 +109,22 @@ describe('createTestHost', () => {
     expect(host.logs).toEqual([]);
   });
 
+  it('compact keeps the last visible nodes when asked, and refuses when there is nothing to shadow', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    await host.run('one', [{ text: 'a' }]);
+    await host.run('two', [{ text: 'b' }]);
+    const event = host.compact({ keep: 2 });
+    expect(event).toMatchObject({ surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [4, 5] });
+    expect(host.session.deriveMessages().map((m) => m.id)).toEqual(['msg-5', 'msg-3', 'msg-4']);
+    expect(() => host.compact({ keep: 3 })).toThrow('test host: nothing to compact (3 visible nodes, keep 3)');
+  });
+
+  it('a scripted answer may be computed from the request the model was sent', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    await host.run('ping', [(request) => ({ text: `saw ${request.messages.length} message(s) and ${request.tools.length} tools` })]);
+    expect(host.session.deriveMessages().at(-1)!.content).toEqual([{ type: 'text', text: 'saw 1 message(s) and 4 tools' }]);
+  });
+
   it('the header carries cwd and id; a sub-agent session says so; the runtime sees dshHome, homedir and process cwd', async () => {
     const host = createTestHost({ cwd: '/w', dshHome: '~/alt', homedir: '/home/u', subagent: { parentSession: 'root-1' } });
     expect(host.session.header).toEqual({ version: 0, id: 'session-1', createdAt: 0, cwd: '/w', parentSession: 'root-1', origin: 'subagent', delegationDepth: 1 });
