@@ -1,0 +1,203 @@
+// A DSH fs provider over node:fs (contract §9), for the CLI and for tests that want real files.
+// Targets are keyed by realpath so symlinks resolve to one identity; display paths stay as the caller
+// wrote them (resolved against the cwd), because those are what users recognise.
+
+import type { BigIntStats } from 'node:fs';
+import { lstat, mkdir, open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve as resolvePath, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  FsError, throwIfFsAborted, type FileSystem, type FsDirEntry, type FsEdit, type FsEditOutcome, type FsInfo, type FsPathInfo,
+  type FsTarget, type FsWriteExpectation, type FsWriteOutcome,
+} from '../host/fs.js';
+import { applyEdit } from './edit.js';
+import { isAbsence, toFsError } from './errors.js';
+import { streamFileText } from './stream.js';
+import { typeOf, versionOf } from './version.js';
+
+export interface NodeFileSystemOptions {
+  /** Relative paths resolve here when a call passes no `cwd`; default `process.cwd()`. */
+  readonly cwd?: string;
+}
+
+/** Creates the node:fs provider. */
+export function createNodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSystem {
+  return new NodeFileSystem(options);
+}
+
+/** The node:fs provider; see the module comment and `FileSystem` for the contract it follows. */
+export class NodeFileSystem implements FileSystem {
+  readonly sandboxMode = undefined;
+  readonly #cwd: string;
+
+  constructor(options: NodeFileSystemOptions = {}) {
+    this.#cwd = resolvePath(options.cwd ?? process.cwd());
+  }
+
+  /**
+   * Never fails because the path is absent: the key is the realpath, or the realpath of the nearest
+   * existing ancestor plus the missing rest. An empty path, or a file used as a directory on the
+   * way, is `FS_NOT_FOUND`; an aborted signal is `FS_ABORTED`.
+   */
+  async resolve(path: string, opts: { cwd?: string; signal?: AbortSignal } = {}): Promise<FsTarget> {
+    throwIfFsAborted(opts.signal, `resolve ${path}`);
+    if (path === '') throw new FsError('FS_NOT_FOUND', 'resolve: empty path');
+    const displayPath = resolvePath(opts.cwd ?? this.#cwd, path);
+    const targetKey = await realTarget(displayPath);
+    throwIfFsAborted(opts.signal, `resolve ${path}`);
+    return { targetKey, displayPath };
+  }
+
+  processPath(target: FsTarget): string {
+    return target.targetKey;
+  }
+
+  fileUrl(target: FsTarget): string {
+    return pathToFileURL(target.targetKey).href;
+  }
+
+  contains(parent: FsTarget, child: FsTarget): boolean {
+    const prefix = parent.targetKey.endsWith(sep) ? parent.targetKey : parent.targetKey + sep;
+    return child.targetKey === parent.targetKey || child.targetKey.startsWith(prefix);
+  }
+
+  /** Follows symlinks; `undefined` when absent; other OS errors and aborts throw. */
+  async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
+    throwIfFsAborted(signal, `stat ${target.displayPath}`);
+    let stats: BigIntStats;
+    try {
+      stats = await stat(target.targetKey, { bigint: true });
+    } catch (error) {
+      if (isAbsence(error)) return undefined;
+      throw toFsError(error, 'stat', target.displayPath);
+    } finally {
+      throwIfFsAborted(signal, `stat ${target.displayPath}`);
+    }
+    return { version: versionOf(stats), type: typeOf(stats), size: Number(stats.size) };
+  }
+
+  /** Like `stat` but does not follow a final symlink. */
+  async lstat(path: string, opts: { cwd?: string } = {}, signal?: AbortSignal): Promise<FsPathInfo | undefined> {
+    throwIfFsAborted(signal, `lstat ${path}`);
+    const absolute = resolvePath(opts.cwd ?? this.#cwd, path);
+    let stats: BigIntStats;
+    try {
+      stats = await lstat(absolute, { bigint: true });
+    } catch (error) {
+      if (isAbsence(error)) return undefined;
+      throw toFsError(error, 'lstat', absolute);
+    }
+    return { version: versionOf(stats), type: stats.isSymbolicLink() ? 'symlink' : typeOf(stats), size: Number(stats.size) };
+  }
+
+  async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+    let text = '';
+    for await (const chunk of await this.streamText(target, signal)) text += chunk;
+    return text;
+  }
+
+  /** Resolves at once; absence, non-regular files, non-text content and aborts surface while iterating. */
+  async streamText(target: FsTarget, signal?: AbortSignal): Promise<AsyncIterable<string>> {
+    return streamFileText(target.targetKey, signal);
+  }
+
+  /** The whole file, or `FS_TOO_LARGE` when it has more than `maxBytes` bytes. */
+  async readBytes(target: FsTarget, signal: AbortSignal | undefined, maxBytes: number): Promise<Uint8Array> {
+    throwIfFsAborted(signal, `readBytes ${target.displayPath}`);
+    let handle;
+    try {
+      handle = await open(target.targetKey, 'r');
+    } catch (error) {
+      throw toFsError(error, 'readBytes', target.displayPath);
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw new FsError('FS_NOT_REGULAR_FILE', `readBytes ${target.displayPath}: not a regular file`);
+      // Read one byte past the limit so a file that grew after fstat is still caught.
+      const buffer = new Uint8Array(maxBytes + 1);
+      let filled = 0;
+      while (filled < buffer.length) {
+        throwIfFsAborted(signal, `readBytes ${target.displayPath}`);
+        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      if (filled > maxBytes) throw new FsError('FS_TOO_LARGE', `readBytes ${target.displayPath}: more than ${maxBytes} bytes`);
+      return buffer.slice(0, filled);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Entries sorted by name in code-point order (X-15), typed after following symlinks. */
+  async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+    throwIfFsAborted(signal, `listDir ${target.displayPath}`);
+    let names: string[];
+    try {
+      names = await readdir(target.targetKey);
+    } catch (error) {
+      throw toFsError(error, 'listDir', target.displayPath);
+    }
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries: FsDirEntry[] = [];
+    for (const name of names) {
+      const child = await this.resolve(join(target.displayPath, name), { signal });
+      const info = await this.stat(child, signal);
+      entries.push(info === undefined ? { name, type: 'other', target: child } : { name, type: info.type, target: child, version: info.version, size: info.size });
+    }
+    return entries;
+  }
+
+  /** Writes (creating parent directories); `expected` makes it fail with `FS_STALE_VERSION` if the file changed. */
+  async writeText(target: FsTarget, content: string, expected?: FsWriteExpectation, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    throwIfFsAborted(signal, `writeText ${target.displayPath}`);
+    const before = await this.stat(target, signal);
+    if (expected !== undefined && before?.version !== expected.version) {
+      throw new FsError('FS_STALE_VERSION', `writeText ${target.displayPath}: the file changed since it was read`);
+    }
+    try {
+      await mkdir(dirname(target.targetKey), { recursive: true });
+      await writeFile(target.targetKey, content, 'utf8');
+    } catch (error) {
+      throw toFsError(error, 'writeText', target.displayPath);
+    }
+    const after = await this.stat(target);
+    return { version: after!.version, created: before === undefined };
+  }
+
+  /** Reads, applies the exact-string edit, and writes back only if the file did not change meanwhile. */
+  async editText(target: FsTarget, edit: FsEdit, expected?: FsWriteExpectation, signal?: AbortSignal): Promise<FsEditOutcome> {
+    const info = await this.stat(target, signal);
+    if (info === undefined) throw new FsError('FS_NOT_FOUND', `editText ${target.displayPath}: no such file`);
+    if (expected !== undefined && info.version !== expected.version) {
+      throw new FsError('FS_STALE_VERSION', `editText ${target.displayPath}: the file changed since it was read`);
+    }
+    const edited = applyEdit(await this.readText(target, signal), edit, target.displayPath);
+    const outcome = await this.writeText(target, edited.text, { version: info.version }, signal);
+    return { version: outcome.version, replacements: edited.replacements };
+  }
+}
+
+async function realTarget(absolute: string): Promise<string> {
+  try {
+    return await realpath(absolute);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw new FsError('FS_NOT_FOUND', `resolve ${absolute}: a parent is not a directory`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw toFsError(error, 'resolve', absolute);
+  }
+  // Absent: anchor the missing rest on the nearest existing ancestor, which must be a directory.
+  const missing = [basename(absolute)];
+  for (let dir = dirname(absolute); ; dir = dirname(dir)) {
+    try {
+      const real = await realpath(dir);
+      if (!(await stat(real)).isDirectory()) throw new FsError('FS_NOT_FOUND', `resolve ${absolute}: a parent is not a directory`);
+      return join(real, ...missing);
+    } catch (error) {
+      if (error instanceof FsError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw new FsError('FS_NOT_FOUND', `resolve ${absolute}: a parent is not a directory`, { cause: error });
+      if (code !== 'ENOENT' || dirname(dir) === dir) throw toFsError(error, 'resolve', absolute);
+      missing.unshift(basename(dir));
+    }
+  }
+}

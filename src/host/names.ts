@@ -1,0 +1,97 @@
+// Every DSH name our code depends on, in one place (spec X-12: the host seam is the only code that
+// knows DSH's strings). Plugins and the simulated host import these instead of spelling them out, so
+// a rename in a future DSH release is one edit here. Values are exact; see
+// /work/shared/ref/dsh-host-contract.md §1–9 for where each comes from.
+
+/** Cordis event names DSH dispatches, grouped by subject. */
+export const HostEvent = {
+  /** emit `{ agent }`: agent published. */
+  agentCreated: 'agent/created',
+  /** emit `{ agent, source }`: once per loop instance, before the driver can run. */
+  agentSessionStart: 'agent/session-start',
+  /** emit `{ agent, status }`. */
+  agentStatus: 'agent/status',
+  /** waterfall `({ agent, messages, turn, step, signal }, next) → PreStepDecision`. */
+  agentPreStep: 'agent/pre-step',
+  /** serial `{ agent, turn, signal }`: the turn is about to close. */
+  agentTurnStopping: 'agent/turn-stopping',
+  /** emit `{ agent, turn, step, error }`. */
+  agentError: 'agent/error',
+  /** emit `{ agent }`: the agent left the registry. */
+  agentDisposed: 'agent/disposed',
+  /** emit `{ agent, message }`. */
+  agentInboxInserted: 'agent/inbox/inserted',
+  /** emit `{ agent, message }`. */
+  agentInboxDiscarded: 'agent/inbox/discarded',
+  /** emit `{ agent, message, turn }`. */
+  agentInboxClaimed: 'agent/inbox/claimed',
+  /** emit `(session)`. */
+  sessionCreated: 'session/created',
+  /** emit `(session, event)`, after every append to a store-attached session. */
+  sessionEvent: 'session/event',
+  /** waterfall `(exec, next) → PreToolDecision`. */
+  toolsPreExecute: 'tools/pre-execute',
+  /** waterfall `(exec, next) → ToolExecutionResult`, around the body. */
+  toolsExecute: 'tools/execute',
+  /** waterfall `(exec, result, next) → PostToolDecision`. */
+  toolsPostExecute: 'tools/post-execute',
+  /** waterfall `(dispatch, next) → ContentBlock[]`: reshape the logged copy of a nested call. */
+  toolsCodeDispatchLog: 'tools/code-dispatch-log',
+  /** emit `(exec, result)`: the final, frozen outcome of every execution. */
+  toolsResult: 'tools/result',
+  /** emit `()`, unfiltered: the tool set or its presentation changed. */
+  toolsChange: 'tools/change',
+  /** waterfall `(assembly, context, next) → PromptAssembly`. */
+  systemPromptAssemble: 'system-prompt/assemble',
+  /** emit `()`, unfiltered: a section, context or variable was (un)registered. */
+  systemPromptChange: 'system-prompt/change',
+} as const;
+export type HostEventName = (typeof HostEvent)[keyof typeof HostEvent];
+
+/** Session event `type`s (contract §5.1). Do not invent new ones: DSH refuses to reload them. */
+export const SessionEventType = {
+  turnStart: 'turn/start',
+  turnEnd: 'turn/end',
+  stepStart: 'step/start',
+  stepEnd: 'step/end',
+  userMessage: 'user/message',
+  assistantChunk: 'assistant/chunk',
+  assistantMessage: 'assistant/message',
+  toolCall: 'tool/call',
+  toolResult: 'tool/result',
+  toolCodeDispatchStart: 'tool/code-dispatch-start',
+  toolCodeDispatch: 'tool/code-dispatch',
+  inboxSpliced: 'agent/inbox/spliced',
+  requestHeader: 'request/header',
+  compactionStart: 'compaction/start',
+  compactionSummary: 'compaction/summary',
+  compactionEnd: 'compaction/end',
+} as const;
+export type SessionEventTypeName = (typeof SessionEventType)[keyof typeof SessionEventType];
+
+/** Service names looked up with `ctx.get(name)` or read as `ctx[name]`. */
+export const HostService = {
+  fs: 'fs',
+  tools: 'tools',
+  systemPrompt: 'systemPrompt',
+} as const;
+
+/** DSH's first-party file tools (package tool-fs); each takes `file_path`. */
+export const FileToolName = { read: 'read', write: 'write', edit: 'edit' } as const;
+export const FILE_TOOL_NAMES: readonly string[] = [FileToolName.read, FileToolName.write, FileToolName.edit];
+
+/** The Code Mode tool; `register` refuses this name for anyone but the host. */
+export const CODE_MODE_TOOL = 'run_code';
+
+/** Row id and plugin name of DSH's built-in instruction loader in the base bundle (contract §11). */
+export const BUILTIN_INSTRUCTIONS_ROW = 'agent-instructions';
+
+/** Message source kinds DSH itself produces (plugins add their own kinds). */
+export const SourceKind = { user: 'user', plugin: 'plugin', model: 'model', tool: 'tool' } as const;
+
+/** The `plugin` of a compaction summary's source `{ kind: 'plugin', plugin: 'compact', compactionId }`. */
+export const COMPACTION_PLUGIN = 'compact';
+
+/** The runtime-context snapshot's plugin name and intro (contract §6 step 2c). */
+export const RUNTIME_CONTEXT_PLUGIN = '@deepseek-ai/dsh-system-prompt';
+export const RUNTIME_CONTEXT_INTRO = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.';

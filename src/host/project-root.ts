@@ -1,0 +1,44 @@
+// Project-root detection by markers (spec X-09, WC-10, AM-05), through the fs provider only, so it
+// sees exactly what the plugin's reads will see (sandboxes, remote providers).
+
+import { dirname, join } from 'node:path';
+import type { FileSystem } from './fs.js';
+
+/** Default markers for WC and AM. */
+export const DEFAULT_PROJECT_ROOT_MARKERS: readonly string[] = ['.git'];
+
+/**
+ * Walks from the absolute `cwd` toward the filesystem root and returns the first directory that has
+ * an entry named by any marker (of any type, so a `.git` file from a linked worktree or submodule
+ * counts). With no marker found, or no markers, the root is `cwd`. A provider exception while
+ * probing one marker means "not here" and the walk continues; an aborted `signal` rejects with the
+ * provider's abort error (or the signal's reason), so a cancelled step commits nothing.
+ */
+export async function findProjectRoot(
+  cwd: string,
+  markers: readonly string[],
+  fs: Pick<FileSystem, 'resolve' | 'stat'>,
+  signal?: AbortSignal,
+): Promise<string> {
+  if (markers.length === 0) return cwd;
+  for (let dir = cwd; ; ) {
+    for (const marker of markers) {
+      signal?.throwIfAborted();
+      if (await markerPresent(fs, join(dir, marker), signal)) return dir;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return cwd;
+    dir = parent;
+  }
+}
+
+async function markerPresent(fs: Pick<FileSystem, 'resolve' | 'stat'>, path: string, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    const target = await fs.resolve(path, { signal });
+    return (await fs.stat(target, signal)) !== undefined;
+  } catch (error) {
+    // X-09 [R]: a failing probe is "not present here", except cancellation, which must propagate.
+    if (signal?.aborted) throw error;
+    return false;
+  }
+}

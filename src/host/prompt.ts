@@ -1,0 +1,43 @@
+// System-prompt shapes (contract §8): sections, runtime contexts, variables and the assembly the
+// `system-prompt/assemble` waterfall passes around.
+
+import type { Agent } from './agent.js';
+import type { ToolSchema } from './tools.js';
+
+export interface AssembleContext {
+  readonly scope?: unknown;
+  readonly signal?: AbortSignal;
+  readonly agent?: Agent;
+}
+
+export interface PromptSection {
+  /** Unique per layer; an agent-scoped section shadows the global one of the same name. */
+  readonly name: string;
+  /** Ascending; finite. */
+  readonly order: number;
+  /** May contain `{{variable}}` references. */
+  readonly text: string | ((ctx: AssembleContext) => string);
+  /** This section alone becomes the prompt. */
+  readonly complete?: boolean;
+}
+
+export interface PromptContext {
+  readonly name: string;
+  readonly order: number;
+  readonly text: string | ((ctx: AssembleContext) => string);
+}
+
+export interface PromptAssembly {
+  sections: { name: string; text: string }[];
+  contexts: { name: string; text: string }[];
+  tools: ToolSchema[];
+  variables: Record<string, string | undefined>;
+}
+
+export interface SystemPrompt {
+  section(section: PromptSection): () => void;
+  context(context: PromptContext): () => void;
+  variable(name: string, provider: (ctx: AssembleContext) => string | undefined): () => void;
+  suppressRuntimeContext(): () => void;
+  assemble(ctx?: AssembleContext): Promise<PromptAssembly>;
+}

@@ -1,0 +1,66 @@
+// A Code-Mode-like composite tool (contract §7.4): its "program" is a list of calls, each dispatched
+// through the full pipeline with `parent` = the composite's token, the same `rootCallId`, agent and
+// signal, so each nested call gets its own `tools/result` before the outer one. Nested
+// `additionalContexts` are re-attached to the outer result with `deferContext`, and each nested call
+// is logged as `tool/code-dispatch-start` / `tool/code-dispatch` records, not as `tool/call`.
+
+import type { ContentBlock } from '../host/message.js';
+import { CODE_MODE_TOOL, HostEvent, SessionEventType } from '../host/names.js';
+import type { CodeDispatch, ToolDefinition, ToolExecutionInput, ToolExecutionResult } from '../host/tools.js';
+import type { TestAgent } from './agent.js';
+import type { EventBus } from './events.js';
+
+/** What the composite needs from the host. */
+export interface CodeModeHost {
+  readonly bus: EventBus;
+  execute(input: ToolExecutionInput): Promise<ToolExecutionResult>;
+}
+
+/** One nested call of the program. */
+export interface CodeCall {
+  readonly name: string;
+  readonly input?: unknown;
+}
+
+/** Builds the composite `run_code` definition. Its arguments are `{ calls: [{ name, input }] }`. */
+export function codeModeTool(host: CodeModeHost): ToolDefinition {
+  return {
+    name: CODE_MODE_TOOL,
+    description: 'Run a program of tool calls, in order; returns each call\'s text.',
+    parameters: {
+      type: 'object',
+      properties: { calls: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, input: {} }, required: ['name'] } } },
+      required: ['calls'],
+    },
+    output: {
+      schema: {
+        type: 'object',
+        properties: { results: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, isError: { type: 'boolean' }, text: { type: 'string' } } } } },
+        required: ['results'],
+      },
+      render: (_args, value) => [{ type: 'text', text: (value as { results: { name: string; isError: boolean; text: string }[] }).results.map((r) => `[${r.name}${r.isError ? ' error' : ''}] ${r.text}`).join('\n') }],
+    },
+    async execute(args, run) {
+      const calls = (args as { calls?: unknown } | null)?.calls;
+      if (!Array.isArray(calls)) throw new TypeError(`${CODE_MODE_TOOL}: calls must be an array`);
+      const agent = run.agent as TestAgent | undefined;
+      const results: { name: string; isError: boolean; text: string }[] = [];
+      for (const [i, call] of (calls as CodeCall[]).entries()) {
+        const dispatchCallId = `${run.callId}.${i + 1}`;
+        const where = agent?.position;
+        const record = { ...(where ?? {}), callId: run.callId, dispatchCallId, name: call.name };
+        agent?.session.append(SessionEventType.toolCodeDispatchStart, { ...record, arguments: JSON.stringify(call.input ?? {}) });
+        const result = await host.execute({
+          callId: dispatchCallId, rootCallId: run.rootCallId, name: call.name, arguments: call.input ?? {},
+          ...(run.agent !== undefined ? { agent: run.agent } : {}), parent: run.token, signal: run.signal,
+        });
+        for (const context of result.additionalContexts ?? []) run.deferContext(context);
+        const dispatch: CodeDispatch = { parent: run, callId: dispatchCallId, name: call.name, arguments: call.input ?? {}, result };
+        const logged = await host.bus.waterfall<Promise<readonly ContentBlock[]>>(HostEvent.toolsCodeDispatchLog, run.agent, [dispatch], async () => result.content);
+        agent?.session.append(SessionEventType.toolCodeDispatch, { ...record, isError: result.isError, content: logged });
+        results.push({ name: call.name, isError: result.isError, text: logged.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') });
+      }
+      return { results };
+    },
+  };
+}

@@ -1,0 +1,310 @@
+// createTestHost: one small driver that reads like a session, so tests (ours and plugin authors')
+// can drive plugins end to end against the simulated DSH host: mount plugins, run scripted turns,
+// compact, resume, and inspect the durable log, the model requests and the filesystem.
+
+import type { Agent } from '../host/agent.js';
+import type { Context, PluginModule } from '../host/cordis.js';
+import type { FileSystem } from '../host/fs.js';
+import { deepFreeze, type UserMessage } from '../host/message.js';
+import { COMPACTION_PLUGIN, HostEvent, SessionEventType, SourceKind } from '../host/names.js';
+import type { HostRuntime } from '../host/runtime.js';
+import type { SessionEvent, SessionHeader } from '../host/session.js';
+import type { ToolExecutionInput } from '../host/tools.js';
+import { TestAgent } from './agent.js';
+import { codeModeTool } from './code-mode.js';
+import { TestContext, type HostCore } from './context.js';
+import { EventBus, Fiber } from './events.js';
+import { fileTools } from './file-tools.js';
+import { createRecordingLogger, type LogEntry } from './logger.js';
+import { drive } from './loop.js';
+import { createMemoryFileSystem, type MemoryFileSystem } from './memfs.js';
+import { ScriptedModel, type ModelRequest, type StepScript } from './model.js';
+import { assertPluginModule, validateConfig } from './plugins.js';
+import { PromptRegistry } from './prompt.js';
+import { TestSession } from './session.js';
+import { executeTool } from './tool-pipeline.js';
+import { ToolRegistry } from './tool-registry.js';
+
+export interface TestHostOptions {
+  /** The session's cwd (absolute); omitted → the header has none, as DSH allows. */
+  readonly cwd?: string;
+  /** Mounts an in-memory provider holding these files (absolute path → content). */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Mounts this provider instead (e.g. the node:fs one). Neither → no provider mounted. */
+  readonly fs?: FileSystem;
+  /** Sets `DSH_HOME` in the host runtime's environment. */
+  readonly dshHome?: string;
+  /** The OS home `~` expands to; default `/home/user`. */
+  readonly homedir?: string;
+  /** The process cwd; default `/`. */
+  readonly processCwd?: string;
+  /** More environment variables for the host runtime (the real `process.env` is never read). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Timestamps for events and the header; default a counter from 0. */
+  readonly clock?: () => number;
+  /** Default `session-1`. */
+  readonly sessionId?: string;
+  /** Make the session a sub-agent's (`origin: 'subagent'`). */
+  readonly subagent?: boolean | { readonly parentSession?: string; readonly delegationDepth?: number };
+  readonly agentOptions?: Agent['options'];
+  /** A turn with more steps fails (guards runaway scripts); default 100. */
+  readonly maxStepsPerTurn?: number;
+  /** Chunk size of the in-memory provider's streams. */
+  readonly chunkSize?: number;
+}
+
+/** A mounted plugin. */
+export interface PluginHandle {
+  readonly name: string;
+  readonly ctx: Context;
+  /** Settles when an async `apply` has finished (the host awaits it before running). */
+  readonly ready: Promise<void>;
+  /** Unloads the plugin: its listeners, registrations and effects go away. */
+  dispose(): void;
+}
+
+/** Options of `compact()`. */
+export interface CompactOptions {
+  /** The summary message text; default `Summary of the earlier conversation.` */
+  readonly summary?: string;
+  /** Visible nodes at the end to keep; default 0 (everything is shadowed). */
+  readonly keep?: number;
+}
+
+/**
+ * Creates a simulated DSH host with one session. With `files` (or no provider option) `host.fs` is
+ * an in-memory provider; with `fs` it is that provider.
+ */
+export function createTestHost<F extends FileSystem>(options: TestHostOptions & { readonly fs: F }): TestHost<F>;
+export function createTestHost(options?: TestHostOptions): TestHost<MemoryFileSystem>;
+export function createTestHost(options: TestHostOptions = {}): TestHost<FileSystem> {
+  return new TestHost(options);
+}
+
+/** The simulated host; see `createTestHost`. */
+export class TestHost<F extends FileSystem = FileSystem> {
+  /** Every model request so far. */
+  readonly requests: ModelRequest[] = [];
+  /** Every line any plugin logged. */
+  readonly logs: LogEntry[] = [];
+  /** A context owned by no plugin, for tests that listen or register directly. */
+  readonly ctx: TestContext;
+  readonly core: HostCore;
+  readonly model = new ScriptedModel();
+  readonly #counters = new Map<string, number>();
+  readonly #pending: Promise<void>[] = [];
+  readonly #plugins: Fiber[] = [];
+  readonly #clock: () => number;
+  readonly #maxSteps: number;
+  #fs: FileSystem | undefined;
+  #session: TestSession;
+  #agent: TestAgent | undefined;
+  #compactions = 0;
+  #tokens = 0;
+
+  constructor(options: TestHostOptions) {
+    let tick = 0;
+    this.#clock = options.clock ?? (() => tick++);
+    this.#maxSteps = options.maxStepsPerTurn ?? 100;
+    this.#fs = options.fs ?? (options.files !== undefined ? createMemoryFileSystem({ files: options.files, cwd: options.cwd, chunkSize: options.chunkSize }) : undefined);
+    const bus = new EventBus();
+    const tools = new ToolRegistry(() => bus.notify(HostEvent.toolsChange, null, []));
+    const prompt = new PromptRegistry(bus, tools, () => bus.notify(HostEvent.systemPromptChange, null, []));
+    const runtime: HostRuntime = {
+      env: { ...options.env, ...(options.dshHome !== undefined ? { DSH_HOME: options.dshHome } : {}) },
+      homedir: options.homedir ?? '/home/user',
+      processCwd: options.processCwd ?? '/',
+      newId: () => this.newId('msg'),
+    };
+    const host = this;
+    const pipeline = { bus, registry: tools, mintToken: (name: string) => Symbol(`tool-execution:${name}#${++this.#tokens}`) };
+    this.core = {
+      bus, tools, prompt, runtime,
+      get fs() {
+        return host.#fs;
+      },
+      execute: (input: ToolExecutionInput) => executeTool(pipeline, input),
+    };
+    this.ctx = new TestContext(this.core, new Fiber('host'), createRecordingLogger('host', this.logs), undefined);
+    for (const def of fileTools({ get fs() { return host.#fs; }, processCwd: runtime.processCwd })) tools.register(def, undefined);
+    tools.register(codeModeTool(this.core), undefined, true);
+    const subagent = options.subagent === true ? {} : options.subagent || undefined;
+    this.#session = this.#newSession({
+      version: 0,
+      id: options.sessionId ?? 'session-1',
+      createdAt: this.#clock(),
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      ...(subagent !== undefined
+        ? { parentSession: subagent.parentSession ?? 'session-parent', origin: 'subagent' as const, delegationDepth: subagent.delegationDepth ?? 1 }
+        : {}),
+    }, []);
+    this.agentOptions = options.agentOptions ?? {};
+  }
+
+  readonly agentOptions: Agent['options'];
+
+  /** A deterministic id: `<prefix>-<n>`, counted per prefix (`msg-1`, `call-1`, …). */
+  newId(prefix: string): string {
+    const n = (this.#counters.get(prefix) ?? 0) + 1;
+    this.#counters.set(prefix, n);
+    return `${prefix}-${n}`;
+  }
+
+  /** The current session (a new object after `resume()`, over the same log). */
+  get session(): TestSession {
+    return this.#session;
+  }
+
+  /** The current agent; throws before `start()` / `run()`. */
+  get agent(): TestAgent {
+    if (this.#agent === undefined) throw new Error('test host: no agent yet; call start() or run() first');
+    return this.#agent;
+  }
+
+  /** The mounted provider; throws when none is mounted (use `ctx.get('fs')` to test absence). */
+  get fs(): F {
+    if (this.#fs === undefined) throw new Error('test host: no fs provider is mounted');
+    return this.#fs as F;
+  }
+
+  /** Mounts (or replaces) the fs provider; plugins see it at their next `ctx.get('fs')`. */
+  mountFs(fs: FileSystem): void {
+    this.#fs = fs;
+  }
+
+  /** Unmounts the fs provider. */
+  unmountFs(): void {
+    this.#fs = undefined;
+  }
+
+  /**
+   * Mounts a plugin module as DSH would: checks its shape (no default export), validates `config`
+   * with its `Config` (throwing DSH's `invalid config:` error), refuses an `inject` the host cannot
+   * satisfy, and calls `apply` with the validated value.
+   */
+  use<C>(plugin: PluginModule<C>, config?: unknown): PluginHandle {
+    assertPluginModule(plugin);
+    const value = plugin.Config !== undefined ? validateConfig(plugin.Config, config) : (config as C);
+    const fiber = new Fiber(`plugin ${plugin.name}`);
+    const ctx = new TestContext(this.core, fiber, createRecordingLogger(plugin.name, this.logs), undefined);
+    for (const service of plugin.inject ?? []) {
+      if (ctx.get(service) === undefined) throw new Error(`plugin ${plugin.name} injects "${service}", which this host does not provide`);
+    }
+    const out = plugin.apply(ctx, value);
+    const ready = Promise.resolve(out).then((teardown) => {
+      if (typeof teardown === 'function') fiber.add(teardown);
+    });
+    this.#pending.push(ready);
+    this.#plugins.push(fiber);
+    return { name: plugin.name, ctx, ready, dispose: () => fiber.dispose() };
+  }
+
+  /** Publishes the agent (`session/created`, `agent/created`, `agent/session-start { source: 'startup' }`) once. */
+  async start(): Promise<TestAgent> {
+    await Promise.all(this.#pending);
+    this.#agent ??= this.#publish(this.#session, 'startup');
+    return this.#agent;
+  }
+
+  /**
+   * One user turn: queues `prompt` as a follow-up and runs the loop; the scripted model answers
+   * each step from `script`, in order. Rejects if a turn fails, or if answers are left unused.
+   */
+  async run(prompt: string | UserMessage, script: readonly StepScript[]): Promise<void> {
+    const agent = await this.start();
+    const message = typeof prompt === 'string'
+      ? deepFreeze({ id: this.newId('msg'), role: 'user' as const, content: [{ type: 'text' as const, text: prompt }], source: { kind: SourceKind.user } })
+      : prompt;
+    agent.followup(message);
+    await this.runPending(script);
+  }
+
+  /** Runs whatever the agent was woken for (e.g. after a listener's `steer`), with more answers. */
+  async runPending(script: readonly StepScript[] = []): Promise<void> {
+    const agent = await this.start();
+    this.model.load(script);
+    const turns = drive({ model: this.model, requests: this.requests, maxStepsPerTurn: this.#maxSteps, newId: (p) => this.newId(p) }, agent);
+    agent.idle = turns.then(() => undefined, () => undefined);
+    try {
+      await turns;
+    } catch (error) {
+      this.model.reset();
+      throw error;
+    }
+    const left = this.model.remaining;
+    this.model.reset();
+    if (left > 0) throw new Error(`scripted model: ${left} answer(s) left unused`);
+  }
+
+  /**
+   * Compaction as DSH records it: `compaction/start`, `compaction/summary`, `compaction/end`, then a
+   * summary `user/message` (source `{ kind: 'plugin', plugin: 'compact', compactionId }`) that
+   * replaces the visible nodes except the last `keep`, listing them in `sourceEventSeqs`.
+   */
+  compact(options: CompactOptions = {}): SessionEvent {
+    const session = this.#session;
+    const nodes = session.surface.nodes;
+    const end = nodes.length - (options.keep ?? 0);
+    if (end <= 0) throw new Error(`test host: nothing to compact (${nodes.length} visible nodes, keep ${options.keep ?? 0})`);
+    const compactionId = `compaction-${++this.#compactions}`;
+    const summary = options.summary ?? 'Summary of the earlier conversation.';
+    session.append(SessionEventType.compactionStart, { compactionId });
+    session.append(SessionEventType.compactionSummary, { compactionId, summary });
+    session.append(SessionEventType.compactionEnd, { compactionId });
+    const message = { id: this.newId('msg'), role: 'user', content: [{ type: 'text', text: summary }], source: { kind: SourceKind.plugin, plugin: COMPACTION_PLUGIN, compactionId } };
+    return session.append(SessionEventType.userMessage, message, { surfaceOp: { op: 'replace', start: 0, end }, sourceEventSeqs: nodes.slice(0, end) });
+  }
+
+  /**
+   * A new loop instance on the same log, as after a restart: the old agent is disposed
+   * (`agent/disposed`, its `agent.ctx` registrations removed), a session is rebuilt from the log
+   * (not re-published), its inbox replays the logged splices, and the new agent is published with
+   * `agent/session-start { source: 'resume' }`.
+   */
+  async resume(): Promise<TestAgent> {
+    await Promise.all(this.#pending);
+    const old = this.#agent;
+    if (old !== undefined) {
+      await old.whenIdle();
+      old.notify(HostEvent.agentDisposed, {});
+      old.fiber.dispose();
+    }
+    this.#session = this.#newSession(this.#session.header, this.#session.events);
+    this.#agent = this.#publish(this.#session, 'resume');
+    return this.#agent;
+  }
+
+  /** Lets pending microtasks and immediates run (async listener work on the in-memory provider). */
+  async settle(): Promise<void> {
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Unloads every plugin and disposes the agent. */
+  dispose(): void {
+    this.#agent?.fiber.dispose();
+    for (const fiber of this.#plugins.splice(0).reverse()) fiber.dispose();
+  }
+
+  #newSession(header: SessionHeader, seed: readonly SessionEvent[]): TestSession {
+    return new TestSession({
+      header,
+      seed,
+      clock: this.#clock,
+      onAppend: (session, event) => this.core.bus.notify(HostEvent.sessionEvent, this.#agent?.session === session ? this.#agent : undefined, [session, event]),
+    });
+  }
+
+  #publish(session: TestSession, source: 'startup' | 'resume'): TestAgent {
+    const agent = new TestAgent(this.core, session, this.agentOptions, createRecordingLogger('agent', this.logs));
+    this.core.bus.notify(HostEvent.sessionCreated, agent, [session]);
+    try {
+      this.core.bus.vetoable(HostEvent.agentCreated, agent, [{ agent }]);
+    } catch (error) {
+      agent.fiber.dispose();
+      throw error;
+    }
+    this.#agent = agent;
+    agent.notify(HostEvent.agentSessionStart, { source });
+    return agent;
+  }
+}

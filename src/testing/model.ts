@@ -1,0 +1,59 @@
+// The scripted model: a test says what each step "answers" (text, reasoning, tool calls), in order,
+// and the simulated host records every request it would have sent.
+
+import type { Message } from '../host/message.js';
+import type { ToolSchema } from '../host/tools.js';
+
+/** One tool call the model makes. `input` is serialized as JSON; a string is sent raw (invalid JSON tests). */
+export interface ScriptedToolCall {
+  readonly name: string;
+  readonly input?: unknown;
+  /** Default: `call-<n>`, counted per host. */
+  readonly id?: string;
+}
+
+/** What the model answers at one step. A step without tool calls ends the turn. */
+export interface StepAnswer {
+  readonly text?: string;
+  readonly reasoning?: string;
+  readonly tools?: readonly ScriptedToolCall[];
+  /** `'max-tokens'` ends the turn with that reason. */
+  readonly stop?: 'max-tokens';
+}
+
+/** A fixed answer, or one computed from the request (to echo what the model was shown). */
+export type StepScript = StepAnswer | ((request: ModelRequest) => StepAnswer);
+
+/** One model request: the assembled system prompt, the tool schemas and the visible history. */
+export interface ModelRequest {
+  readonly system: string;
+  readonly tools: readonly ToolSchema[];
+  readonly messages: readonly Message[];
+}
+
+/** A queue of step scripts. */
+export class ScriptedModel {
+  #queue: StepScript[] = [];
+
+  /** Appends answers for the coming steps. */
+  load(script: readonly StepScript[]): void {
+    this.#queue.push(...script);
+  }
+
+  /** Answers left unused. */
+  get remaining(): number {
+    return this.#queue.length;
+  }
+
+  /** Drops unused answers (after a failed run). */
+  reset(): void {
+    this.#queue = [];
+  }
+
+  /** The next answer; throws naming the turn and step when the script has none. */
+  answer(request: ModelRequest, turn: number, step: number): StepAnswer {
+    const next = this.#queue.shift();
+    if (next === undefined) throw new Error(`scripted model: no answer left for turn ${turn} step ${step}`);
+    return typeof next === 'function' ? next(request) : next;
+  }
+}

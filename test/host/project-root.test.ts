@@ -1,0 +1,53 @@
+// project-root detection by markers, through the fs provider.
+
+import { describe, expect, it } from 'vitest';
+import { FsError, findProjectRoot } from '../../src/host/index.js';
+import { createMemoryFileSystem } from '../../src/testing/index.js';
+
+describe('findProjectRoot', () => {
+  it('X-09 the nearest directory with a .git directory is the root', async () => {
+    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '', '/repo/packages/app/x.ts': '' } });
+    expect(await findProjectRoot('/repo/packages/app', ['.git'], fs)).toBe('/repo');
+  });
+
+  it('X-09 a .git file counts as a marker (linked worktrees, submodules)', async () => {
+    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '', '/repo/sub/.git': 'gitdir: ../.git/modules/sub', '/repo/sub/src/a': '' } });
+    expect(await findProjectRoot('/repo/sub/src', ['.git'], fs)).toBe('/repo/sub');
+  });
+
+  it('X-09 any listed marker counts; the cwd itself can be the root', async () => {
+    const fs = createMemoryFileSystem({ files: { '/w/p/package.json': '{}' } });
+    expect(await findProjectRoot('/w/p', ['.git', 'package.json'], fs)).toBe('/w/p');
+  });
+
+  it('X-09 no marker anywhere, or no markers, gives the cwd', async () => {
+    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '' } });
+    expect(await findProjectRoot('/other/dir', ['.git'], fs)).toBe('/other/dir');
+    expect(await findProjectRoot('/repo/a', [], fs)).toBe('/repo/a');
+  });
+
+  it('X-09 [R] a probe that throws means "not here" and the walk continues', async () => {
+    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '', '/repo/a/.git': '' } });
+    fs.fault('/repo/a/.git', { op: 'stat' });
+    expect(await findProjectRoot('/repo/a', ['.git'], fs)).toBe('/repo');
+  });
+
+  it('X-09 a symlinked marker counts when its target exists, not when it dangles', async () => {
+    const fs = createMemoryFileSystem({ files: { '/store/git/HEAD': '', '/p/q/r/s': '' } });
+    fs.symlink('/p/q/.git', '/store/git');
+    fs.symlink('/p/.git', '/nowhere');
+    expect(await findProjectRoot('/p/q/r', ['.git'], fs)).toBe('/p/q');
+    fs.remove('/p/q/.git');
+    expect(await findProjectRoot('/p/q/r', ['.git'], fs)).toBe('/p/q/r');
+  });
+
+  it('WC-15 an aborted signal rejects instead of reporting a root', async () => {
+    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '' } });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(findProjectRoot('/repo/a', ['.git'], fs, controller.signal)).rejects.toBeDefined();
+    const mid = new AbortController();
+    const aborting = { resolve: fs.resolve.bind(fs), stat: async (...args: Parameters<typeof fs.stat>) => { mid.abort(); return fs.stat(...args); } };
+    await expect(findProjectRoot('/repo/a', ['.git'], aborting, mid.signal)).rejects.toBeInstanceOf(FsError);
+  });
+});

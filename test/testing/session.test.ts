@@ -1,0 +1,110 @@
+// Contract §5 / §12.2: the append-only session log and its visible surface.
+
+import { describe, expect, it } from 'vitest';
+import type { Context, Session, SessionEvent } from '../../src/host/index.js';
+import { createTestHost, TestSession } from '../../src/testing/index.js';
+
+const user = (id: string, text = id) => ({ id, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } });
+const fresh = (onAppend?: (s: TestSession, e: SessionEvent) => void) => {
+  let t = 100;
+  return new TestSession({ header: { version: 0, id: 's1', createdAt: 0, cwd: '/w' }, clock: () => t++, onAppend });
+};
+
+describe('the log', () => {
+  it('seq equals the index, time comes from the clock, events and their data are deep-frozen copies', () => {
+    const s = fresh();
+    const data = { turn: 1 };
+    const e0 = s.append('turn/start', data);
+    const e1 = s.append('user/message', user('m1'), { surfaceOp: 'append' });
+    expect(s.events).toEqual([
+      { type: 'turn/start', seq: 0, time: 100, data: { turn: 1 } },
+      { type: 'user/message', seq: 1, time: 101, data: user('m1'), surfaceOp: 'append' },
+    ]);
+    expect(s.seq).toBe(2);
+    expect(s.events[0]).toBe(e0);
+    expect(e1.data).not.toBe(data);
+    expect(Object.isFrozen(e1) && Object.isFrozen(e1.data) && Object.isFrozen(s.events)).toBe(true);
+    data.turn = 9;
+    expect(s.events[0]!.data).toEqual({ turn: 1 });
+  });
+
+  it('refuses data that is not lossless JSON, malformed user messages, and misplaced surface ops', () => {
+    const s = fresh();
+    expect(() => s.append('x/y', { n: Number.POSITIVE_INFINITY })).toThrow('session.append x/y data: $.n is Infinity, which is not lossless JSON');
+    expect(() => s.append('user/message', { ...user('m'), role: 'assistant' }, { surfaceOp: 'append' })).toThrow("session.append user/message: role must be 'user'");
+    expect(() => s.append('user/message', { ...user('m'), source: {} }, { surfaceOp: 'append' })).toThrow('session.append user/message: source.kind must be a non-empty string');
+    expect(() => s.append('user/message', user('m'))).toThrow('session.append: user/message needs a surfaceOp');
+    expect(() => s.append('step/start', {}, { surfaceOp: 'append' })).toThrow('session.append: step/start cannot carry a surfaceOp');
+    expect(s.seq).toBe(0);
+  });
+});
+
+describe('the surface', () => {
+  const three = () => {
+    const s = fresh();
+    for (const id of ['a', 'b', 'c']) s.append('user/message', user(id), { surfaceOp: 'append' });
+    return s;
+  };
+
+  it('append adds a node; deriveMessages projects visible nodes in order', () => {
+    const s = three();
+    s.append('assistant/message', { turn: 1, step: 1, message: { id: 'r', role: 'assistant', content: [], source: { kind: 'model', provider: 'p', model: 'm' } } }, { surfaceOp: 'append' });
+    expect(s.surface).toEqual({ nodes: [0, 1, 2, 3], replaceGeneration: 0 });
+    expect(s.deriveMessages().map((m) => m.id)).toEqual(['a', 'b', 'c', 'r']);
+  });
+
+  it('replace removes the shadowed range [start, end) and puts the new node at its position', () => {
+    const s = three();
+    s.append('user/message', user('sum'), { surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [0, 1] });
+    expect(s.surface).toEqual({ nodes: [3, 2], replaceGeneration: 1 });
+    expect(s.events[3]).toMatchObject({ surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [0, 1] });
+    expect(s.deriveMessages().map((m) => m.id)).toEqual(['sum', 'c']);
+    s.append('user/message', user('ins'), { surfaceOp: { op: 'replace', start: 1, end: 1 } });
+    expect(s.surface).toEqual({ nodes: [3, 4, 2], replaceGeneration: 2 });
+  });
+
+  it('a replace range outside the surface is refused', () => {
+    const s = three();
+    expect(() => s.append('user/message', user('x'), { surfaceOp: { op: 'replace', start: 2, end: 4 } })).toThrow(
+      'session.append: replace 2..4 is outside the surface of 3 nodes',
+    );
+  });
+
+  it('a seeded session (resume) rebuilds the surface from the log and does not re-publish it', () => {
+    const s = three();
+    s.append('user/message', user('sum'), { surfaceOp: { op: 'replace', start: 0, end: 3 } });
+    const published: number[] = [];
+    const resumed = new TestSession({ header: s.header, seed: s.events, clock: () => 0, onAppend: (_s, e) => published.push(e.seq) });
+    expect(resumed.surface).toEqual({ nodes: [3], replaceGeneration: 1 });
+    expect(resumed.firstLiveSeq).toBe(4);
+    expect(published).toEqual([]);
+    resumed.append('turn/start', { turn: 1 });
+    expect(published).toEqual([4]);
+  });
+});
+
+describe('session/event', () => {
+  it('§5.1 fires after every append with (session, event), in order', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const seen: string[] = [];
+    host.use({ name: 'p', apply: (ctx: Context) => void ctx.on('session/event', (session: Session, event: SessionEvent) => seen.push(`${session.id}:${event.seq}:${event.type}`)) });
+    await host.run('hi', [{ text: 'yo' }]);
+    expect(seen).toEqual([
+      'session-1:0:agent/inbox/spliced', 'session-1:1:turn/start', 'session-1:2:agent/inbox/spliced', 'session-1:3:step/start',
+      'session-1:4:user/message', 'session-1:5:assistant/message', 'session-1:6:step/end', 'session-1:7:turn/end',
+    ]);
+  });
+
+  it('§5.1 a re-entrant append from a session/event listener throws, and the throw is contained and logged', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    host.use({
+      name: 'p',
+      apply: (ctx: Context) => void ctx.on('session/event', (session: Session, event: SessionEvent) => {
+        if (event.type === 'turn/start') session.append('step/start', {});
+      }),
+    });
+    await host.run('hi', [{ text: 'yo' }]);
+    expect(host.logs).toEqual([{ level: 'warn', name: 'p', message: 'session/event listener failed: Error: session session-1: append of step/start while event 1 is being published' }]);
+    expect(host.session.events.map((e) => e.type)).toEqual(['agent/inbox/spliced', 'turn/start', 'agent/inbox/spliced', 'step/start', 'user/message', 'assistant/message', 'step/end', 'turn/end']);
+  });
+});

@@ -1,0 +1,242 @@
+// Contract §7 / §12.5: the tool registry, the execution pipeline, and the Code-Mode-like composite.
+
+import { describe, expect, it } from 'vitest';
+import type { Agent, Context, ToolDefinition, ToolExecution, ToolExecutionResult, UserMessage } from '../../src/host/index.js';
+import { createTestHost } from '../../src/testing/index.js';
+
+const ctxMsg = (id: string): UserMessage => ({ id, role: 'user', content: [{ type: 'text', text: id }], source: { kind: 'plugin', plugin: 'p' } });
+const echo = (name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
+  name,
+  description: `${name} tool`,
+  parameters: { type: 'object' },
+  output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: String(v) }] },
+  execute: async (args) => `${name}:${JSON.stringify(args)}`,
+  ...extra,
+});
+const signal = () => new AbortController().signal;
+
+describe('registry', () => {
+  it('ST-02 a duplicate name in the same layer fails with tool "<name>" is already registered', () => {
+    const host = createTestHost();
+    host.ctx.tools.register(echo('expand_result'));
+    expect(() => host.ctx.tools.register(echo('expand_result'))).toThrow(new Error('tool "expand_result" is already registered'));
+    expect(() => host.ctx.tools.register(echo('read'))).toThrow('tool "read" is already registered');
+  });
+
+  it('§7.1 refuses run_code, a missing output, a render that is not a function, an unsupported output schema and a bad timeout', () => {
+    const { tools } = createTestHost().ctx;
+    expect(() => tools.register(echo('run_code'))).toThrow('tool name "run_code" is reserved');
+    expect(() => tools.register({ ...echo('a'), output: undefined as never })).toThrow('tool "a" has no output definition');
+    expect(() => tools.register({ ...echo('a'), output: { schema: {}, render: 1 as never } })).toThrow('tool "a": output.render must be a function');
+    expect(() => tools.register({ ...echo('a'), output: { schema: { type: 'object', properties: { x: { anyOf: [] } } }, render: () => [] } })).toThrow(
+      'tool "a": output.schema: unsupported keyword "anyOf" at $.properties.x',
+    );
+    expect(() => tools.register({ ...echo('a'), output: { schema: { type: ['string', 'null'] }, render: () => [] } })).toThrow('tool "a": output.schema: $.type must be one scalar type name');
+    expect(() => tools.register(echo('a', { timeoutMs: 0 }))).toThrow('tool "a": timeoutMs must be a positive finite number, got 0');
+  });
+
+  it('§7.1 CP-09 an agent-scoped definition shadows the global one for that agent only; tools/change fires on each change', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    let changes = 0;
+    host.ctx.on('tools/change', () => changes++);
+    host.ctx.tools.register(echo('lookup'));
+    const agent = await host.start();
+    const unregister = agent.ctx.tools.register(echo('lookup', { description: 'slim', execute: async () => 'shadow' }));
+    expect(changes).toBe(2);
+    expect(agent.ctx.tools.schemas().find((s) => s.name === 'lookup')!.description).toBe('slim');
+    expect(host.ctx.tools.schemas().find((s) => s.name === 'lookup')!.description).toBe('lookup tool');
+    expect(host.ctx.tools.schemas(agent).map((s) => s.name)).toEqual(['read', 'write', 'edit', 'run_code', 'lookup']);
+    const viaAgent = await host.ctx.tools.execute({ callId: 'c1', name: 'lookup', arguments: {}, agent, signal: signal() });
+    expect(viaAgent).toMatchObject({ isError: false, value: 'shadow' });
+    unregister();
+    expect(changes).toBe(3);
+    expect(agent.ctx.tools.get('lookup')!.description).toBe('lookup tool');
+  });
+
+  it('§7.1 CP-08 restrict({ deny }) hides a tool from schemas and execution; removing the restriction restores it', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const agent = await host.start();
+    let changes = 0;
+    host.ctx.on('tools/change', () => changes++);
+    const lift = agent.ctx.tools.restrict({ deny: ['edit'] });
+    expect(agent.ctx.tools.schemas().map((s) => s.name)).toEqual(['read', 'write', 'run_code']);
+    expect(host.ctx.tools.schemas().map((s) => s.name)).toEqual(['read', 'write', 'edit', 'run_code']);
+    const denied = await host.ctx.tools.execute({ callId: 'c', name: 'edit', arguments: {}, agent, signal: signal() });
+    expect(denied).toEqual({ isError: true, error: { message: 'unknown tool "edit"', info: { name: 'ToolError', code: 'UNKNOWN_TOOL' } }, content: [{ type: 'text', text: 'Error: unknown tool "edit"' }] });
+    host.ctx.tools.restrict({ allow: ['read'] });
+    expect(agent.ctx.tools.schemas().map((s) => s.name)).toEqual(['read']);
+    lift();
+    expect(changes).toBe(3);
+  });
+
+  it('§7.1 agent-scoped registrations go away when the agent is disposed (resume)', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const agent = await host.start();
+    agent.ctx.tools.register(echo('per-agent'));
+    expect(agent.ctx.tools.get('per-agent')).toBeDefined();
+    const next = await host.resume();
+    expect(next.ctx.tools.get('per-agent')).toBeUndefined();
+  });
+});
+
+describe('pipeline', () => {
+  it('§7.3 order: pre-execute → guards → execute → body → post-execute → finalizeContent → tools/result', async () => {
+    const host = createTestHost();
+    const trace: string[] = [];
+    host.use({
+      name: 'p',
+      apply(ctx: Context) {
+        ctx.on('tools/pre-execute', async (_e: ToolExecution, next: () => Promise<unknown>) => (trace.push('pre-execute'), next()));
+        ctx.tools!.guard(() => (trace.push('guard'), undefined));
+        ctx.on('tools/execute', async (_e: ToolExecution, next: () => Promise<unknown>) => {
+          trace.push('execute in');
+          const r = await next();
+          trace.push('execute out');
+          return r;
+        });
+        ctx.on('tools/post-execute', async (_e: ToolExecution, _r: unknown, next: () => Promise<unknown>) => (trace.push('post-execute'), next()));
+        ctx.on('tools/result', () => trace.push('tools/result'));
+      },
+    });
+    host.ctx.tools.register(echo('t', {
+      execute: async () => (trace.push('body'), 'v'),
+      finalizeContent: () => (trace.push('finalize'), [{ type: 'text', text: 'final' }]),
+    }));
+    const result = await host.ctx.tools.execute({ callId: 'c', name: 't', arguments: { a: 1 }, signal: signal() });
+    expect(trace).toEqual(['pre-execute', 'guard', 'execute in', 'body', 'execute out', 'post-execute', 'finalize', 'tools/result']);
+    expect(result).toEqual({ isError: false, value: 'v', content: [{ type: 'text', text: 'final' }] });
+  });
+
+  it('§7.2 executions are frozen with a unique token, rootCallId defaulting to callId, and frozen arguments', async () => {
+    const host = createTestHost();
+    const seen: ToolExecution[] = [];
+    host.ctx.on('tools/result', (exec: ToolExecution, result: ToolExecutionResult) => {
+      seen.push(exec);
+      expect(Object.isFrozen(exec) && Object.isFrozen(exec.arguments) && Object.isFrozen(result) && Object.isFrozen(result.content)).toBe(true);
+    });
+    host.ctx.tools.register(echo('t'));
+    await host.ctx.tools.execute({ callId: 'c1', name: 't', arguments: { a: [1] }, signal: signal() });
+    await host.ctx.tools.execute({ callId: 'c2', rootCallId: 'root', name: 't', arguments: '', signal: signal() });
+    expect(seen.map((e) => [e.callId, e.rootCallId, e.arguments])).toEqual([['c1', 'c1', { a: [1] }], ['c2', 'root', {}]]);
+    expect(typeof seen[0]!.token).toBe('symbol');
+    expect(seen[0]!.token).not.toBe(seen[1]!.token);
+  });
+
+  it('§7.3 a denial or a body failure still passes post-execute and reaches tools/result as an error', async () => {
+    const host = createTestHost();
+    const post: string[] = [];
+    host.ctx.on('tools/pre-execute', async (exec: ToolExecution, next: () => Promise<unknown>) => (exec.name === 'denied' ? { kind: 'deny', reason: 'not here' } : next()));
+    host.ctx.on('tools/post-execute', async (exec: ToolExecution, r: ToolExecutionResult, next: () => Promise<unknown>) => (post.push(`${exec.name} ${r.isError}`), next()));
+    host.ctx.tools.register(echo('denied'));
+    host.ctx.tools.register(echo('broken', { execute: async () => { throw new Error('exploded'); } }));
+    host.ctx.tools.register(echo('bad-value', { execute: async () => ({ x: undefined }) }));
+    expect(await host.ctx.tools.execute({ callId: 'c', name: 'denied', arguments: {}, signal: signal() })).toEqual({
+      isError: true, error: { message: 'not here', info: { name: 'ToolDenied', code: 'DENIED' } }, content: [{ type: 'text', text: 'Error: not here' }],
+    });
+    expect(await host.ctx.tools.execute({ callId: 'c', name: 'broken', arguments: {}, signal: signal() })).toEqual({
+      isError: true, error: { message: 'exploded' }, content: [{ type: 'text', text: 'Error: exploded' }],
+    });
+    expect(await host.ctx.tools.execute({ callId: 'c', name: 'bad-value', arguments: {}, signal: signal() })).toMatchObject({
+      isError: true, error: { message: 'tool "bad-value" value: $.x is undefined, which is not lossless JSON' },
+    });
+    expect(post).toEqual(['denied true', 'broken true', 'bad-value true']);
+  });
+
+  it('§7.3 post-execute: contexts concatenate (result first); accept may replace value or content; block keeps only its own contexts', async () => {
+    const host = createTestHost();
+    host.ctx.tools.register(echo('t', { execute: async (_a, run) => (run.deferContext(ctxMsg('deferred')), 'v') }));
+    const run = (decide: (r: ToolExecutionResult) => object) => {
+      const handle = host.use({ name: 'p', apply: (ctx: Context) => void ctx.on('tools/post-execute', async (_e: unknown, r: ToolExecutionResult) => decide(r)) });
+      return host.ctx.tools.execute({ callId: 'c', name: 't', arguments: {}, signal: signal() }).finally(() => handle.dispose());
+    };
+    expect(await run(() => ({ kind: 'accept', additionalContexts: [ctxMsg('added')] }))).toEqual({
+      isError: false, value: 'v', content: [{ type: 'text', text: 'v' }], additionalContexts: [ctxMsg('deferred'), ctxMsg('added')],
+    });
+    expect(await run(() => ({ kind: 'accept', value: 'w' }))).toMatchObject({ value: 'w', content: [{ type: 'text', text: 'w' }] });
+    expect(await run(() => ({ kind: 'accept', content: [{ type: 'text', text: 'shown' }] }))).toMatchObject({ value: 'v', content: [{ type: 'text', text: 'shown' }] });
+    expect(await run(() => ({ kind: 'block', feedback: [{ type: 'text', text: 'blocked' }], additionalContexts: [ctxMsg('why')] }))).toEqual({
+      isError: true, error: { message: 'blocked' }, content: [{ type: 'text', text: 'blocked' }], additionalContexts: [ctxMsg('why')],
+    });
+    expect(await run(() => { throw new Error('listener broke'); })).toEqual({ isError: true, error: { message: 'listener broke' }, content: [{ type: 'text', text: 'Error: listener broke' }] });
+  });
+
+  it('§7.3 an aborted caller signal turns success into ABORTED_BEFORE_DISPATCH or ABORTED', async () => {
+    const host = createTestHost();
+    const controller = new AbortController();
+    host.ctx.tools.register(echo('t', { execute: async () => (controller.abort(), 'v') }));
+    const before = new AbortController();
+    before.abort();
+    expect(await host.ctx.tools.execute({ callId: 'c', name: 't', arguments: {}, signal: before.signal })).toMatchObject({ isError: true, error: { info: { code: 'ABORTED_BEFORE_DISPATCH' } } });
+    expect(await host.ctx.tools.execute({ callId: 'c', name: 't', arguments: {}, signal: controller.signal })).toEqual({
+      isError: true, error: { message: 'aborted', info: { name: 'AbortError', code: 'ABORTED' } }, content: [{ type: 'text', text: 'Error: aborted' }],
+    });
+  });
+});
+
+describe('Code-Mode-like composite', () => {
+  it('§7.4 nested calls carry parent = outer token and the root call id; their tools/result come first; contexts are re-attached', async () => {
+    const host = createTestHost({ cwd: '/w', files: { '/w/a.md': 'A', '/w/b.md': 'B' } });
+    const results: string[] = [];
+    let outerToken: symbol | undefined;
+    host.use({
+      name: 'p',
+      apply(ctx: Context) {
+        ctx.on('tools/result', (exec: ToolExecution, r: ToolExecutionResult) => {
+          results.push(`${exec.name} ${exec.callId} root=${exec.rootCallId} parent=${exec.parent === undefined ? '-' : exec.parent === outerToken ? 'outer' : '?'} ${r.isError ? 'error' : 'ok'} ctx=${(r.additionalContexts ?? []).map((m) => m.id)}`);
+        });
+        ctx.on('tools/pre-execute', async (exec: ToolExecution, next: () => Promise<unknown>) => {
+          if (exec.name === 'run_code') outerToken = exec.token;
+          return next();
+        });
+        ctx.on('tools/post-execute', async (exec: ToolExecution, _r: unknown, next: () => Promise<object>) =>
+          exec.parent !== undefined && exec.name === 'read' ? { ...(await next()), additionalContexts: [ctxMsg(`ctx-${exec.callId}`)] } : next());
+      },
+    });
+    await host.run('go', [
+      { tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.md' } }, { name: 'read', input: { file_path: 'zz.md' } }, { name: 'read', input: { file_path: 'b.md' } }] } }] },
+      { text: 'ok' },
+    ]);
+    expect(results).toEqual([
+      'read call-1.1 root=call-1 parent=outer ok ctx=ctx-call-1.1',
+      'read call-1.2 root=call-1 parent=outer error ctx=ctx-call-1.2',
+      'read call-1.3 root=call-1 parent=outer ok ctx=ctx-call-1.3',
+      'run_code call-1 root=call-1 parent=- ok ctx=ctx-call-1.1,ctx-call-1.2,ctx-call-1.3',
+    ]);
+    const log = host.session.events.filter((e) => e.type.startsWith('tool/')).map((e) => [e.type, (e.data as { dispatchCallId?: string }).dispatchCallId ?? '']);
+    expect(log).toEqual([
+      ['tool/call', ''], ['tool/code-dispatch-start', 'call-1.1'], ['tool/code-dispatch', 'call-1.1'], ['tool/code-dispatch-start', 'call-1.2'],
+      ['tool/code-dispatch', 'call-1.2'], ['tool/code-dispatch-start', 'call-1.3'], ['tool/code-dispatch', 'call-1.3'], ['tool/result', ''],
+    ]);
+    expect(host.requests[1]!.messages.find((m) => m.source.kind === 'tool')!.content).toEqual([{
+      type: 'tool-result', toolCallId: 'call-1',
+      content: [{ type: 'text', text: '[read] A\n[read error] Error: read: /w/zz.md does not exist\n[read] B' }],
+    }]);
+    const entered = host.session.events.filter((e) => e.type === 'user/message').map((e) => (e.data as UserMessage).id);
+    expect(entered).toEqual(['msg-1', 'ctx-call-1.1', 'ctx-call-1.2', 'ctx-call-1.3']);
+  });
+
+  it('§7.4 the code-dispatch-log waterfall reshapes only the logged copy', async () => {
+    const host = createTestHost({ cwd: '/w', files: { '/w/a.md': 'secret' } });
+    host.ctx.on('tools/code-dispatch-log', async () => [{ type: 'text', text: '[redacted]' }]);
+    await host.run('go', [{ tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.md' } }] } }] }, { text: 'ok' }]);
+    expect(host.session.events.find((e) => e.type === 'tool/code-dispatch')!.data).toEqual({
+      turn: 1, step: 1, callId: 'call-1', dispatchCallId: 'call-1.1', name: 'read', isError: false, content: [{ type: 'text', text: '[redacted]' }],
+    });
+  });
+});
+
+describe('first-party file tools', () => {
+  it('§7.5 read, write and edit take file_path relative to the session cwd and act on the mounted provider', async () => {
+    const host = createTestHost({ cwd: '/w', files: { '/w/a.md': 'one two' } });
+    const agent: Agent = await host.start();
+    const exec = (name: string, args: object) => host.ctx.tools.execute({ callId: name, name, arguments: args, agent, signal: signal() });
+    expect(await exec('read', { file_path: 'a.md' })).toEqual({ isError: false, value: { file_path: '/w/a.md', content: 'one two' }, content: [{ type: 'text', text: 'one two' }] });
+    expect(await exec('write', { file_path: 'sub/b.md', content: 'new' })).toMatchObject({ value: { file_path: '/w/sub/b.md', created: true }, content: [{ type: 'text', text: 'Created /w/sub/b.md' }] });
+    expect(await exec('edit', { file_path: '/w/a.md', old_string: 'two', new_string: '2' })).toMatchObject({ content: [{ type: 'text', text: 'Edited /w/a.md (1 replacement)' }] });
+    expect(host.fs.read('/w/a.md')).toBe('one 2');
+    expect(await exec('edit', { file_path: 'a.md', old_string: 'x', new_string: 'y' })).toMatchObject({ isError: true, error: { message: 'editText /w/a.md: oldString not found' } });
+    expect(await exec('read', { file_path: ' ' })).toMatchObject({ isError: true, error: { message: 'read: file_path must be a non-empty string' } });
+    host.unmountFs();
+    expect(await exec('read', { file_path: 'a.md' })).toMatchObject({ isError: true, error: { message: 'read: no filesystem provider is mounted' } });
+  });
+});
