@@ -2,12 +2,15 @@
 // glob translator emits. Strings are (pointer, length in code units) pairs; nothing is allocated by
 // the AssemblyScript runtime, so compiling a glob never touches memory the host did not hand over.
 
-/** A region of code units with a write cursor; `fits` guards every write. */
-@final
+/**
+ * A region of code units with a write cursor; every write checks the capacity. Instances live in
+ * static memory (newBuf), never on a heap: the module has no allocator the host would have to avoid.
+ */
+@final @unmanaged
 export class Buf {
-  start: usize = 0;
-  cap: i32 = 0;
-  len: i32 = 0;
+  start: usize;
+  cap: i32;
+  len: i32;
 
   reset(start: usize, cap: i32): void {
     this.start = start;

@@ -68,9 +68,9 @@ let braceLen: i32 = 0;
 let kindStack: usize = 0; // picomatch's `stack`: 1 = brackets, 2 = braces
 let kindLen: i32 = 0;
 
-const values = new Buf(); // token values
-const outputs = new Buf(); // token outputs
-const out = new Buf(); // state.output
+const values = changetype<Buf>(memory.data(16, 8)); // token values
+const outputs = changetype<Buf>(memory.data(16, 8)); // token outputs
+const out = changetype<Buf>(memory.data(16, 8)); // state.output
 
 let input: usize = 0;
 let len: i32 = 0;

@@ -19,6 +19,8 @@ const EXPORTS = [
   'utf16ToUtf8', 'utf8LengthUtf16', 'utf8CutUtf16', 'utf8Decode',
   'codePointCountUtf16', 'codePointOffsetUtf16',
   'readInit', 'readUpdateUtf16', 'readUpdateBytes', 'readFinish',
+  'globCompile', 'globCompileWorkspace', 'globTranslate', 'globDetail', 'globMatch', 'globMatchSet', 'globMatchWorkspace',
+  'globSetCacheBytes', 'globSetCacheReset', 'globSetWorkspace',
 ];
 
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]; // "\0asm", version 1
@@ -147,8 +149,9 @@ describe('X-14 packaging: the package imports itself by name', () => {
     const byName = await import('dsh-context-engine/engine');
     const rootExport = await import('dsh-context-engine');
     const names = Object.keys(facade).sort();
-    expect(names).toEqual(['capCodePoints', 'codePointLength', 'createDigest', 'digestMany', 'readBounded', 'sha1Hex',
-      'sha256Hex', 'truncateUtf8', 'utf8Length']);
+    expect(names).toEqual(['GLOB_MAX_PATTERN_BYTES', 'GLOB_MAX_SET_BYTES', 'GlobSet', 'capCodePoints', 'codePointLength',
+      'compileGlobs', 'createDigest', 'digestMany', 'globMatch', 'globSource', 'readBounded', 'sha1Hex', 'sha256Hex',
+      'truncateUtf8', 'utf8Length']);
     expect(Object.keys(byName).sort()).toEqual(names);
     expect(Object.keys(rootExport).sort()).toEqual(names);
     expect(fileURLToPath(import.meta.resolve('dsh-context-engine/engine'))).toBe(`${root}lib/engine/index.js`);
@@ -157,5 +160,6 @@ describe('X-14 packaging: the package imports itself by name', () => {
     expect(rootExport.sha256Hex(text)).toBe(nodeHash('sha256', text));
     expect(byName.capCodePoints(text, 10)).toBe(facade.capCodePoints(text, 10));
     expect(await byName.readBounded([text], { maxBytes: 100 })).toEqual(await facade.readBounded([text], { maxBytes: 100 }));
+    expect(rootExport.compileGlobs(['**/*.ts']).which('src/a.ts')).toEqual([0]);
   });
 });
