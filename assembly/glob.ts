@@ -7,7 +7,9 @@ import {
   translate, translateWorkspaceSize, translateSourceCapacity, lastErrorIndex, FLAG_NEGATED, FLAG_INVALID,
   GLOB_UNSUPPORTED, GLOB_NO_SPACE,
 } from "./glob/translate";
-import { compileRegex, literalPrefix, literalSuffix, literalInfix, classBytesUsed, REGEX_INVALID, I_CLASS, INSTR_SIZE } from "./glob/regex";
+import {
+  compileRegex, literalPrefix, literalSuffix, literalInfix, classBytesUsed, slashMin, slashMax, unitsAfterPrefix,
+  suffixKeys, suffixKey, SLASHES_UNBOUNDED, REGEX_INVALID, I_CLASS, INSTR_SIZE } from "./glob/regex";
 import { runProgram, vmWorkspaceSize } from "./glob/vm";
 import {
   analyze, addUnitTo, fillSet, run as runDfa, resetCache, inSet, dfaScratchBytes, F_CLASS_COUNT, F_CACHE_BYTES,
@@ -23,8 +25,13 @@ export const GLOB_INTERNAL: i32 = -5;
 
 // Program header (i32 words at byte offsets).
 const P_SIZE = 0, P_FLAGS = 4, P_COUNT = 8, P_CODE = 12, P_TEXT = 16, P_TEXT_LEN = 20, P_PREFIX = 24,
-  P_PREFIX_LEN = 28, P_SUFFIX = 32, P_SUFFIX_LEN = 36, P_SOURCE_LEN = 40, P_INFIX = 44, P_INFIX_LEN = 48;
-export const PROGRAM_HEADER: usize = FACTS_END; // fields above, then the facts of glob/dfa.ts
+  P_PREFIX_LEN = 28, P_SUFFIX = 32, P_SUFFIX_LEN = 36, P_SOURCE_LEN = 40, P_INFIX = 44, P_INFIX_LEN = 48,
+  P_SLASH_MIN = 52, P_SLASH_MAX = 56, P_KEYS = 60;
+const P_KEY_COUNT: usize = 120; // (in the facts area's reserved words) -1: no key list
+const MAX_KEYS: i32 = 16;
+// After the facts of glob/dfa.ts: the units that may follow the literal prefix (24 bytes).
+const P_AFTER: usize = FACTS_END;
+export const PROGRAM_HEADER: usize = FACTS_END + 32; // fields above, the facts of glob/dfa.ts, P_AFTER
 export const PROGRAM_NEGATED: i32 = 2;
 export const PROGRAM_NEVER: i32 = 4;
 const SUFFIX_OPT_SLASH: i32 = 1 << 30;
@@ -95,7 +102,7 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const code = ast + <usize>(2 * srcLen + 8) * 16;
   const classes = code + <usize>codeCap * INSTR_SIZE;
   const facts = align8(classes + <usize>(4 * srcLen + 24 * brackets + 64));
-  const end = facts + <usize>(FACT_CAP * 6);
+  const end = facts + <usize>(FACT_CAP * 6 + 32 + MAX_KEYS * 4);
   if (end - work > workBytes) { detail = <i32>(end - work); return GLOB_NO_SPACE; }
   let count = (load<i32>(work) & FLAG_INVALID) != 0 ? REGEX_INVALID : compileRegex(src, srcLen, ast, code, codeCap, classes, classes);
   let progFlags = negated ? PROGRAM_NEGATED : 0;
@@ -107,6 +114,20 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
     suffixWord = literalSuffix(facts + <usize>(FACT_CAP * 2), FACT_CAP);
     infixLen = literalInfix(facts + <usize>(FACT_CAP * 4), FACT_CAP);
   }
+  const after = facts + <usize>(FACT_CAP * 6);
+  const keys = after + 32;
+  let keyCount = -1;
+  let minSlashes = 0, maxSlashes = SLASHES_UNBOUNDED;
+  if (count > 0 && !negated) {
+    minSlashes = slashMin();
+    maxSlashes = slashMax();
+    unitsAfterPrefix(prefixLen, after);
+    keyCount = suffixKeys(keys, MAX_KEYS);
+  } else {
+    memory.fill(after, 0xff, 16);
+    store<i32>(after + 16, 1);
+    store<i32>(after + 20, 1);
+  }
   const suffixLen = suffixWord & ~SUFFIX_OPT_SLASH;
   const classBytes = count > 0 ? classBytesUsed(classes) : 0;
   // Assemble: header | pattern text | prefix | suffix (reversed) | code | class records.
@@ -114,7 +135,8 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const prefixOff = align8(textOff + (<usize>units << 1));
   const suffixOff = align8(prefixOff + (<usize>prefixLen << 1));
   const infixOff = align8(suffixOff + (<usize>suffixLen << 1));
-  const codeOff = align8(infixOff + (<usize>infixLen << 1));
+  const keysOff = align8(infixOff + (<usize>infixLen << 1));
+  const codeOff = align8(keysOff + <usize>(max(keyCount, 0) * 4));
   const classOff = codeOff + <usize>count * INSTR_SIZE;
   const size = align8(classOff + classBytes);
   if (size > outCap) { detail = <i32>size; return GLOB_NO_SPACE; }
@@ -133,6 +155,11 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   store<i32>(out + P_SOURCE_LEN, srcLen);
   store<i32>(out + P_INFIX, <i32>infixOff);
   store<i32>(out + P_INFIX_LEN, infixLen);
+  store<i32>(out + P_SLASH_MIN, minSlashes);
+  store<i32>(out + P_SLASH_MAX, maxSlashes);
+  memory.copy(out + P_AFTER, after, 24);
+  store<i32>(out + P_KEYS, <i32>keysOff);
+  memory.copy(out + keysOff, keys, <usize>(max(keyCount, 0) * 4));
   memory.copy(out + infixOff, facts + <usize>(FACT_CAP * 4), <usize>infixLen << 1);
   memory.copy(out + textOff, pattern, <usize>units << 1);
   memory.copy(out + prefixOff, facts, <usize>prefixLen << 1);
@@ -150,6 +177,7 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   addUnitTo(out + F_FIRST, unitAt(pattern, 0));
   addUnitTo(out + F_LAST, unitAt(pattern, units - 1));
   if (negated) { fillSet(out + F_FIRST); fillSet(out + F_LAST); }
+  store<i32>(out + P_KEY_COUNT, keyCount); // after analyze(), which clears the facts area
   return <i32>size;
 }
 
@@ -161,11 +189,32 @@ export function globMatchWorkspace(program: usize): usize {
 let normStart: usize = 0;
 
 /** `\` → `/` in place, then leading `./` removed; returns the remaining length (start in normStart). */
+let pathSlashes: i32 = 0;
+
+/**
+ * `\` → `/` in place, then leading `./` removed; returns the remaining length (start in normStart,
+ * its number of `/` in pathSlashes).
+ */
 function normalize(path: usize, units: i32): i32 {
-  for (let i = 0; i < units; i++) if (unitAt(path, i) == Ch.BACKSLASH) store<u16>(path + (<usize>i << 1), Ch.SLASH);
+  let slashes = 0;
+  const slash = i16x8.splat(<i16>Ch.SLASH), backslash = i16x8.splat(<i16>Ch.BACKSLASH);
+  let i = 0;
+  for (; i + 8 <= units; i += 8) {
+    const at = path + (<usize>i << 1);
+    const v = v128.load(at);
+    const back = i16x8.eq(v, backslash);
+    if (v128.any_true(back)) v128.store(at, v128.bitselect(slash, v, back));
+    slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(v128.load(at), slash)));
+  }
+  for (; i < units; i++) {
+    const c = unitAt(path, i);
+    if (c == Ch.BACKSLASH) { store<u16>(path + (<usize>i << 1), Ch.SLASH); slashes++; }
+    else if (c == Ch.SLASH) slashes++;
+  }
   let p = path, n = units;
-  while (n >= 2 && unitAt(p, 0) == Ch.DOT && unitAt(p, 1) == Ch.SLASH) { p += 4; n -= 2; }
+  while (n >= 2 && unitAt(p, 0) == Ch.DOT && unitAt(p, 1) == Ch.SLASH) { p += 4; n -= 2; slashes--; }
   normStart = p;
+  pathSlashes = slashes;
   return n;
 }
 
@@ -184,10 +233,12 @@ function decide(program: usize, path: usize, n: i32, work: usize, cache: usize, 
   const flags = load<i32>(program + P_FLAGS);
   if ((flags & PROGRAM_NEVER) != 0) return false;
   if ((flags & PROGRAM_NEGATED) != 0) return !execute(program, path, n, work, cache, avs) && noLineTerminator(path, n);
+  if (pathSlashes < load<i32>(program + P_SLASH_MIN) || pathSlashes > load<i32>(program + P_SLASH_MAX)) return false;
   const prefixLen = load<i32>(program + P_PREFIX_LEN);
   if (prefixLen > 0) {
-    if (n < prefixLen || memory.compare(program + <usize>load<i32>(program + P_PREFIX), path, <usize>prefixLen << 1) != 0) return false;
+    if (n < prefixLen || !unitsEqual(program + <usize>load<i32>(program + P_PREFIX), path, prefixLen)) return false;
   }
+  if (n > prefixLen ? !inSet(program + P_AFTER, unitAt(path, prefixLen)) : load<i32>(program + P_AFTER + 20) == 0) return false;
   const suffixWord = load<i32>(program + P_SUFFIX_LEN);
   if (suffixWord != 0 && !suffixHolds(program + <usize>load<i32>(program + P_SUFFIX), suffixWord, path, n)) return false;
   const infixLen = load<i32>(program + P_INFIX_LEN);
@@ -195,11 +246,29 @@ function decide(program: usize, path: usize, n: i32, work: usize, cache: usize, 
   return execute(program, path, n, work, cache, avs);
 }
 
+function unitsEqual(a: usize, b: usize, len: i32): bool {
+  let i = 0;
+  for (; i + 4 <= len; i += 4) if (load<u64>(a + (<usize>i << 1)) != load<u64>(b + (<usize>i << 1))) return false;
+  for (; i < len; i++) if (load<u16>(a + (<usize>i << 1)) != load<u16>(b + (<usize>i << 1))) return false;
+  return true;
+}
+
+/** Whether the needle occurs in the path; the first unit is searched 8 at a time. */
 function contains(path: usize, n: i32, needle: usize, len: i32): bool {
   const first = load<u16>(needle);
-  for (let i = 0; i + len <= n; i++) {
-    if (load<u16>(path + (<usize>i << 1)) != first) continue;
-    if (memory.compare(path + (<usize>i << 1), needle, <usize>len << 1) == 0) return true;
+  const splat = i16x8.splat(<i16>first);
+  const last = n - len; // last possible start
+  let i = 0;
+  for (; i + 8 <= last + 1; i += 8) {
+    let hits = i16x8.bitmask(i16x8.eq(v128.load(path + (<usize>i << 1)), splat));
+    while (hits != 0) {
+      const at = i + <i32>ctz(hits);
+      hits &= hits - 1;
+      if (unitsEqual(path + (<usize>at << 1), needle, len)) return true;
+    }
+  }
+  for (; i <= last; i++) {
+    if (load<u16>(path + (<usize>i << 1)) == first && unitsEqual(path + (<usize>i << 1), needle, len)) return true;
   }
   return false;
 }
@@ -242,10 +311,17 @@ export function globMatch(program: usize, path: usize, units: i32, work: usize):
 
 // A set's cache region: candidate masks (for each ASCII unit and one slot for the rest, the
 // programs whose first/last sets hold it, ceil(count / 32) words each), then each program's DFA cache.
+// Then an "always" mask (programs without suffix keys) and SUFFIX_BUCKETS masks of programs by the
+// hash of a key (a collision only adds candidates).
 const MASK_SLOTS: usize = 129;
+const SUFFIX_BUCKETS: usize = 1024;
 
 @inline function maskBytes(count: i32): usize {
-  return MASK_SLOTS * 2 * (<usize>((count + 31) >>> 5) << 2);
+  return (MASK_SLOTS * 2 + 1 + SUFFIX_BUCKETS) * (<usize>((count + 31) >>> 5) << 2);
+}
+
+@inline function bucketOf(key: u32): usize {
+  return <usize>(((key * 0x9e3779b1) >>> 22) & <u32>(SUFFIX_BUCKETS - 1));
 }
 
 @inline function programAt(set: usize, i: i32): usize {
@@ -270,6 +346,23 @@ export function globSetCacheReset(set: usize, count: i32, cache: usize): void {
     for (let c: u32 = 0; c <= 128; c++) {
       if (inSet(program + F_FIRST, c)) store<u32>(firstMasks + c * (words << 2) + word, load<u32>(firstMasks + c * (words << 2) + word) | bit);
       if (inSet(program + F_LAST, c)) store<u32>(lastMasks + c * (words << 2) + word, load<u32>(lastMasks + c * (words << 2) + word) | bit);
+    }
+  }
+  const always = lastMasks + MASK_SLOTS * (words << 2);
+  const buckets = always + (words << 2);
+  for (let i = 0; i < count; i++) {
+    const program = programAt(set, i);
+    const word = <usize>(i >>> 5) << 2, bit: u32 = 1 << (i & 31);
+    const keyCount = load<i32>(program + P_KEY_COUNT);
+    const textLen = load<i32>(program + P_TEXT_LEN);
+    if (keyCount < 0 || textLen < 2) { store<u32>(always + word, load<u32>(always + word) | bit); continue; }
+    const keys = program + <usize>load<i32>(program + P_KEYS);
+    for (let k = 0; k <= keyCount; k++) {
+      // The pattern text's own last two units are a key too: a path equal to it always matches.
+      const text = program + <usize>load<i32>(program + P_TEXT);
+      const key = k < keyCount ? load<u32>(keys + (<usize>k << 2)) : suffixKey(unitAt(text, textLen - 1), unitAt(text, textLen - 2));
+      const mask = buckets + bucketOf(key) * (words << 2) + word;
+      store<u32>(mask, load<u32>(mask) | bit);
     }
   }
   let at = cache + maskBytes(count);
@@ -302,6 +395,7 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
   const words = (count + 31) >>> 5;
   const rowBytes = <usize>words << 2;
   const firstMasks = cache, lastMasks = cache + MASK_SLOTS * rowBytes;
+  const always = lastMasks + MASK_SLOTS * rowBytes, buckets = always + rowBytes;
   // Per-program cache addresses, then the path's assertion vectors, then the matchers' scratch.
   const caches = work;
   let at = cache + maskBytes(count);
@@ -322,8 +416,12 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
     const scratch = (avs + <usize>n + 16) & ~<usize>7;
     const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
     const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
+    // A path ending in `/` may match a pattern's optional trailing slash: no suffix filter then.
+    const keyed = n >= 2 && last != Ch.SLASH;
+    const bucketRow = keyed ? buckets + bucketOf(suffixKey(unitAt(path, n - 1), unitAt(path, n - 2))) * rowBytes : 0;
     for (let w = 0; w < words; w++) {
       let candidates = load<u32>(firstRow + (<usize>w << 2)) & load<u32>(lastRow + (<usize>w << 2));
+      if (keyed) candidates &= load<u32>(always + (<usize>w << 2)) | load<u32>(bucketRow + (<usize>w << 2));
       let hits: u32 = 0;
       while (candidates != 0) {
         const bit = ctz(candidates);

@@ -10,7 +10,7 @@ import {
   Ch, unitAt, spanEqualsStr, isWordUnit, NO_DOT, ONE_CHAR, NO_DOTS, NO_DOT_SLASH, NO_DOTS_SLASH,
   GLOBSTAR_NO_DOT_LOOKAHEAD,
 } from "./text";
-import { parseClass, classRecordSize, CLASS_INVALID, CLASS_UNSUPPORTED } from "./classes";
+import { parseClass, classRecordSize, classHas, CLASS_INVALID, CLASS_UNSUPPORTED } from "./classes";
 
 // Instructions: three i32 words (op, a, b).
 export const I_CHAR: i32 = 1; // a = unit
@@ -451,4 +451,183 @@ export function literalSuffix(dst: usize, cap: i32): i32 {
   factOptSlash = 0;
   if (root >= 0 && kindOf(root) == N_CAT) suffixWalk(root, dst, cap);
   return factLen | (factOptSlash << 30);
+}
+
+// ---- slash bounds and the units after the prefix ----------------------------------------------
+
+/** Stands for "no upper bound" in slash counts. */
+export const SLASHES_UNBOUNDED: i32 = 0x7fffffff;
+let boundMin: i32 = 0;
+let boundMax: i32 = 0;
+
+@inline function addBound(a: i32, b: i32): i32 {
+  return a == SLASHES_UNBOUNDED || b == SLASHES_UNBOUNDED ? SLASHES_UNBOUNDED : a + b;
+}
+
+function canBeSlash(n: i32): bool {
+  const k = kindOf(n);
+  if (k == N_CHAR) return argA(n) == Ch.SLASH;
+  if (k == N_CLASS) return classHas(classes + <usize>argA(n), Ch.SLASH);
+  return k == N_ANY;
+}
+
+/** Fewest and most `/` units a match of node `n` can contain (into boundMin/boundMax). */
+function slashBounds(n: i32): void {
+  const k = kindOf(n);
+  if (k == N_CAT) {
+    let lo = 0, hi = 0;
+    for (let c = argA(n); c >= 0; c = nextOf(c)) {
+      slashBounds(c);
+      lo = addBound(lo, boundMin);
+      hi = addBound(hi, boundMax);
+    }
+    boundMin = lo; boundMax = hi;
+    return;
+  }
+  if (k == N_ALT) {
+    let lo = SLASHES_UNBOUNDED, hi = 0;
+    for (let c = argA(n); c >= 0; c = nextOf(c)) {
+      slashBounds(c);
+      lo = min(lo, boundMin);
+      hi = max(hi, boundMax);
+    }
+    boundMin = lo; boundMax = hi;
+    return;
+  }
+  if (k == N_STAR || k == N_PLUS || k == N_OPT) {
+    slashBounds(argA(n));
+    if (k != N_PLUS) boundMin = 0;
+    if (k != N_OPT && boundMax > 0) boundMax = SLASHES_UNBOUNDED;
+    return;
+  }
+  boundMin = k == N_CHAR && argA(n) == Ch.SLASH ? 1 : 0;
+  boundMax = canBeSlash(n) ? 1 : 0;
+}
+
+/** The fewest `/` units a match contains, and (through slashMax()) the most. */
+export function slashMin(): i32 {
+  if (root < 0) { boundMin = 0; boundMax = SLASHES_UNBOUNDED; return 0; }
+  slashBounds(root);
+  return boundMin;
+}
+export function slashMax(): i32 {
+  return boundMax;
+}
+
+// First-unit sets: u32[4] of ASCII bits, then an i32 "non-ASCII possible", then an i32 "the
+// sequence may end here" (only for the set after the prefix).
+function addSetUnit(set: usize, c: u32): void {
+  if (c < 128) store<u32>(set + ((c >> 5) << 2), load<u32>(set + ((c >> 5) << 2)) | (1 << (c & 31)));
+  else store<i32>(set + 16, 1);
+}
+
+function addAllBut(set: usize, a: u32, b: u32): void {
+  for (let c: u32 = 0; c < 128; c++) if (c != a && c != b) addSetUnit(set, c);
+  store<i32>(set + 16, 1);
+}
+
+/** Adds the units node `n` can start with; returns whether it can match the empty string. */
+function firstUnits(n: i32, set: usize): bool {
+  const k = kindOf(n);
+  if (k == N_CHAR) { addSetUnit(set, argA(n)); return false; }
+  if (k == N_CLASS) {
+    const rec = classes + <usize>argA(n);
+    for (let w: usize = 0; w < 4; w++) store<u32>(set + (w << 2), load<u32>(set + (w << 2)) | load<u32>(rec + 8 + (w << 2)));
+    if (load<i32>(rec) != 0 || load<i32>(rec, 4) > 0) store<i32>(set + 16, 1);
+    return false;
+  }
+  if (k == N_ANY) { addAllBut(set, 10, 13); return false; }
+  if (k == N_NOT_SLASH) { addAllBut(set, Ch.SLASH, Ch.SLASH); return false; }
+  if (k == N_NOT_DOT_SLASH) { addAllBut(set, Ch.SLASH, Ch.DOT); return false; }
+  if (k == N_ASSERT) return true;
+  if (k == N_CAT) {
+    for (let c = argA(n); c >= 0; c = nextOf(c)) if (!firstUnits(c, set)) return false;
+    return true;
+  }
+  if (k == N_ALT) {
+    let nullable = false;
+    for (let c = argA(n); c >= 0; c = nextOf(c)) if (firstUnits(c, set)) nullable = true;
+    return nullable;
+  }
+  const inner = firstUnits(argA(n), set);
+  return k == N_PLUS ? inner : true;
+}
+
+let skipLeft: i32 = 0;
+let afterDone = false;
+
+function afterWalk(cat: i32, set: usize): void {
+  for (let c = argA(cat); c >= 0 && !afterDone; c = nextOf(c)) {
+    const k = kindOf(c);
+    if (k == N_ASSERT) continue;
+    if (k == N_CAT) { afterWalk(c, set); continue; }
+    if (k == N_CHAR && skipLeft > 0) { skipLeft--; continue; }
+    if (!firstUnits(c, set)) afterDone = true;
+  }
+}
+
+/**
+ * The units that can follow the literal prefix (`prefixLen` units) in a match, into the 24-byte
+ * set at `set`; its last word says whether a match may end right after the prefix.
+ */
+export function unitsAfterPrefix(prefixLen: i32, set: usize): void {
+  memory.fill(set, 0, 24);
+  if (root < 0 || kindOf(root) != N_CAT) { memory.fill(set, 0xff, 16); store<i32>(set + 16, 1); store<i32>(set + 20, 1); return; }
+  skipLeft = prefixLen;
+  afterDone = false;
+  afterWalk(root, set);
+  if (!afterDone) store<i32>(set + 20, 1);
+}
+
+// ---- suffix keys: the last two units a match can end with ---------------------------------------
+
+/** Packs the last unit and the one before it. */
+@inline export function suffixKey(last: u32, before: u32): u32 {
+  return last | (before << 16);
+}
+
+const trail: usize = memory.data(8, 8);
+
+/**
+ * The possible (last, second-to-last) unit pairs of a match, ignoring a trailing optional `/`,
+ * written as u32 keys to `dst` (at most `cap`); returns how many, or -1 when they cannot be listed
+ * (then every path is a candidate). `**\/*.{ts,tsx}` gives `ts` and `sx`.
+ */
+export function suffixKeys(dst: usize, cap: i32): i32 {
+  if (root < 0 || kindOf(root) != N_CAT) return -1;
+  // The trailing literal units (at most two), then the node before them.
+  let cat = root;
+  let tail = 0;
+  while (true) {
+    let count = 0;
+    for (let c = argA(cat); c >= 0; c = nextOf(c)) count++;
+    let i = count - 1;
+    let descended = false;
+    for (; i >= 0; i--) {
+      const c = childAt(cat, i);
+      const k = kindOf(c);
+      if (k == N_ASSERT) continue;
+      if (k == N_OPT && tail == 0 && kindOf(argA(c)) == N_CHAR && argA(argA(c)) == Ch.SLASH) continue;
+      if (k == N_CHAR) {
+        store<u32>(trail + (<usize>tail << 2), argA(c));
+        tail++;
+        if (tail == 2) { store<u32>(dst, suffixKey(load<u32>(trail), load<u32>(trail + 4))); return 1; }
+        continue;
+      }
+      if (k == N_CAT) { cat = c; descended = true; break; }
+      if (k != N_ALT) return -1;
+      // Each branch supplies the missing units.
+      let keys = 0;
+      for (let b = argA(c); b >= 0; b = nextOf(b)) {
+        const len = branchSuffix(b, branchA);
+        if (len + tail < 2 || keys >= cap) return -1;
+        const last = tail == 1 ? load<u32>(trail) : <u32>load<u16>(branchA);
+        const before = tail == 1 ? <u32>load<u16>(branchA) : <u32>load<u16>(branchA + 2);
+        store<u32>(dst + (<usize>keys << 2), suffixKey(last, before));
+        keys++;
+      }
+      return keys;
+    }
+    if (!descended) return -1;
+  }
 }
