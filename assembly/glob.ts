@@ -84,7 +84,7 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const bytes = <i32>utf8LengthUtf16(pattern, units);
   if (bytes > GLOB_MAX_PATTERN_BYTES) { detail = bytes; return GLOB_TOO_LONG; }
   const one = stageOneBytes(units);
-  if (workBytes < one + 8) { detail = <i32>(one + 8); return GLOB_NO_SPACE; }
+  if (workBytes < one + 8) { detail = <i32>(one + 8); needWork = detail; return GLOB_NO_SPACE; }
   const src = work + 8;
   const r = translate(pattern, units, flags, src + align8(<usize>translateSourceCapacity(units) << 1), src, translateSourceCapacity(units), work);
   if (r < 0) {
@@ -99,11 +99,12 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   for (let i = 0; i < srcLen; i++) if (unitAt(src, i) == Ch.LBRACKET) brackets++;
   const ast = align8(src + (<usize>srcLen << 1));
   const codeCap = 4 * srcLen + 16;
-  const code = ast + <usize>(2 * srcLen + 8) * 16;
+  // The AST's space doubles as analyze()'s scratch (marks, a stack, its partition's masks).
+  const code = ast + <usize>max((2 * srcLen + 8) * 16, 256 + 16 * codeCap);
   const classes = code + <usize>codeCap * INSTR_SIZE;
   const facts = align8(classes + <usize>(4 * srcLen + 24 * brackets + 64));
   const end = facts + <usize>(FACT_CAP * 6 + 32 + MAX_KEYS * 4);
-  if (end - work > workBytes) { detail = <i32>(end - work); return GLOB_NO_SPACE; }
+  if (end - work > workBytes) { detail = <i32>(end - work); needWork = detail; return GLOB_NO_SPACE; }
   let count = (load<i32>(work) & FLAG_INVALID) != 0 ? REGEX_INVALID : compileRegex(src, srcLen, ast, code, codeCap, classes, classes);
   let progFlags = negated ? PROGRAM_NEGATED : 0;
   let prefixLen = 0, suffixWord = 0, infixLen = 0;
@@ -139,8 +140,7 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const codeOff = align8(keysOff + <usize>(max(keyCount, 0) * 4));
   const classOff = codeOff + <usize>count * INSTR_SIZE;
   const size = align8(classOff + classBytes);
-  if (size > outCap) { detail = <i32>size; return GLOB_NO_SPACE; }
-  if (ast + <usize>count * 8 + 16 > code) { detail = <i32>(end - work + <usize>count * 8); return GLOB_NO_SPACE; }
+  if (size > outCap) { detail = <i32>size; needOut = detail; return GLOB_NO_SPACE; }
   memory.fill(out, 0, PROGRAM_HEADER);
   store<i32>(out + P_SIZE, <i32>size);
   store<i32>(out + P_FLAGS, progFlags);
@@ -179,6 +179,52 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   if (negated) { fillSet(out + F_FIRST); fillSet(out + F_LAST); }
   store<i32>(out + P_KEY_COUNT, keyCount); // after analyze(), which clears the facts area
   return <i32>size;
+}
+
+let failedIndex: i32 = -1;
+let needWork: i32 = 0; // after GLOB_NO_SPACE: workspace bytes that would do (0: enough)
+let needOut: i32 = 0; // after GLOB_NO_SPACE: output bytes that would do (0: enough)
+
+/** After GLOB_NO_SPACE from globCompileSet: workspace bytes to retry with (0: the workspace was enough). */
+export function globNeedWork(): i32 {
+  return needWork;
+}
+
+/** After GLOB_NO_SPACE from globCompileSet: output bytes to retry with (0: the output was enough). */
+export function globNeedOut(): i32 {
+  return needOut;
+}
+
+/** Which pattern of the last globCompileSet call failed (-1 if none). */
+export function globFailedIndex(): i32 {
+  return failedIndex;
+}
+
+/**
+ * Compiles `count` patterns (UTF-16 at `patterns`, unit offsets at `offsets`, count + 1 entries)
+ * into a set at `out` (capacity `outCap` bytes): a table of `count` u32 program offsets (from
+ * `out`), padded to 8 bytes, then the programs. Returns the set's size, or a negative status with
+ * globDetail() and globFailedIndex() saying more (on GLOB_NO_SPACE, retry with more room).
+ */
+export function globCompileSet(patterns: usize, offsets: usize, count: i32, flags: i32, work: usize, workBytes: usize, out: usize, outCap: usize): i32 {
+  failedIndex = -1;
+  needWork = 0;
+  needOut = 0;
+  let at = align8(<usize>count << 2);
+  if (at > outCap) { detail = <i32>at; needOut = detail; return GLOB_NO_SPACE; }
+  for (let i = 0; i < count; i++) {
+    const from = load<u32>(offsets + (<usize>i << 2));
+    const to = load<u32>(offsets + (<usize>(i + 1) << 2));
+    const size = globCompile(patterns + (<usize>from << 1), <i32>(to - from), flags, work, workBytes, out + at, outCap - at);
+    if (size < 0) {
+      failedIndex = i;
+      if (needOut > 0) needOut = <i32>(at + <usize>needOut); // this program needs that much after the others
+      return size;
+    }
+    store<u32>(out + (<usize>i << 2), <u32>at);
+    at += <usize>size;
+  }
+  return <i32>at;
 }
 
 /** Scratch bytes globMatch / globMatchSet need for this program. */

@@ -12,5 +12,5 @@ export { readInit, readUpdateUtf16, readUpdateBytes, readFinish } from "./read";
 export { heapBase } from "./util/memory";
 export {
   globCompile, globCompileWorkspace, globTranslate, globDetail, globMatch, globMatchSet, globMatchWorkspace,
-  globSetCacheBytes, globSetCacheReset, globSetWorkspace,
+  globSetCacheBytes, globSetCacheReset, globSetWorkspace, globCompileSet, globFailedIndex, globNeedWork, globNeedOut,
 } from "./glob";

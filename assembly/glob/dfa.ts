@@ -51,46 +51,72 @@ export function addUnitTo(set: usize, c: u32): void {
   else store<i32>(set + 16, 1);
 }
 
-/** Adds every unit the consuming instruction at `ins` accepts to the set at `set`. */
-function addInstrTo(set: usize, base: usize, ins: usize): void {
+const ALL_ASCII = i32x4.splat(-1);
+const bitsScratch: usize = memory.data(32, 16);
+
+/**
+ * The ASCII units the consuming instruction at `ins` accepts, as a 128-bit mask, into bitsScratch;
+ * returns whether it may accept a unit above 127.
+ */
+function instrBits(base: usize, ins: usize): bool {
   const op = load<i32>(ins);
-  if (op == I_CHAR) { addUnitTo(set, <u32>load<i32>(ins, 4)); return; }
+  v128.store(bitsScratch, v128.xor(ALL_ASCII, ALL_ASCII));
+  if (op == I_CHAR) {
+    const c = <u32>load<i32>(ins, 4);
+    if (c >= 128) return true;
+    store<u32>(bitsScratch + ((c >> 5) << 2), 1 << (c & 31));
+    return false;
+  }
   if (op == I_CLASS) {
     const rec = base + <usize>load<i32>(ins, 4);
-    for (let w: usize = 0; w < 4; w++) store<u32>(set + (w << 2), load<u32>(set + (w << 2)) | load<u32>(rec + 8 + (w << 2)));
-    if (load<i32>(rec) != 0 || load<i32>(rec, 4) > 0) store<i32>(set + 16, 1);
-    return;
+    v128.store(bitsScratch, v128.load(rec + 8));
+    return load<i32>(rec) != 0 || load<i32>(rec, 4) > 0;
   }
-  for (let c: u32 = 0; c < 128; c++) if (consumes(base, ins, c)) addUnitTo(set, c);
-  store<i32>(set + 16, 1);
+  v128.store(bitsScratch, ALL_ASCII);
+  if (op == I_NOT_SLASH || op == I_NOT_DOT_SLASH) clearBit(Ch.SLASH);
+  if (op == I_NOT_DOT_SLASH) clearBit(Ch.DOT);
+  if (op == I_ANY) { clearBit(10); clearBit(13); }
+  return true;
 }
 
-/** Whether MATCH is reachable from `start` without consuming, every assertion taken as true. */
-function reachesMatch(code: usize, count: i32, start: i32, seen: usize, stack: usize): bool {
-  memory.fill(seen, 0, <usize>count);
-  let sp = 0;
-  store<i32>(stack, start);
-  sp = 1;
-  while (sp > 0) {
-    const at = load<i32>(stack + (<usize>(--sp) << 2));
-    if (at >= count || load<u8>(seen + <usize>at) != 0) continue;
-    store<u8>(seen + <usize>at, 1);
-    const ins = code + <usize>at * INSTR_SIZE;
-    const op = load<i32>(ins);
-    if (op == I_MATCH) return true;
-    if (op == I_JMP) store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-    else if (op == I_SPLIT) {
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 8));
-    } else if (op == I_ASSERT) store<i32>(stack + (<usize>(sp++) << 2), at + 1);
+@inline function clearBit(c: u32): void {
+  store<u32>(bitsScratch + ((c >> 5) << 2), load<u32>(bitsScratch + ((c >> 5) << 2)) & ~(1 << (c & 31)));
+}
+
+/** Adds every unit the consuming instruction at `ins` accepts to the set at `set`. */
+function addInstrTo(set: usize, base: usize, ins: usize): void {
+  const high = instrBits(base, ins);
+  v128.store(set, v128.or(v128.load(set), v128.load(bitsScratch)));
+  if (high) store<i32>(set + 16, 1);
+}
+
+/**
+ * Marks (one byte per instruction at `into`) the instructions from which MATCH is reachable without
+ * consuming, every assertion taken as true: propagated backwards until nothing changes.
+ */
+function markReachesMatch(code: usize, count: i32, into: usize): void {
+  memory.fill(into, 0, <usize>count + 1);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (let at = count - 1; at >= 0; at--) {
+      if (load<u8>(into + <usize>at) != 0) continue;
+      const ins = code + <usize>at * INSTR_SIZE;
+      const op = load<i32>(ins);
+      let r = false;
+      if (op == I_MATCH) r = true;
+      else if (op == I_JMP) r = load<u8>(into + <usize>load<i32>(ins, 4)) != 0;
+      else if (op == I_SPLIT) r = load<u8>(into + <usize>load<i32>(ins, 4)) != 0 || load<u8>(into + <usize>load<i32>(ins, 8)) != 0;
+      else if (op == I_ASSERT) r = load<u8>(into + <usize>(at + 1)) != 0;
+      if (r) { store<u8>(into + <usize>at, 1); changed = true; }
+    }
   }
-  return false;
 }
 
 /**
  * Writes the program's facts: the assertion kinds it uses, the units a match can start and end
  * with (for the set prefilter), and, for programs small enough, the ASCII unit classes of its DFA.
- * `scratch` holds count * 8 + 16 bytes.
+ * `scratch` holds max(9 * count + 16, 256 + 16 * count) bytes.
  */
 export function analyze(program: usize, code: usize, count: i32, scratch: usize): void {
   const first = program + F_FIRST, last = program + F_LAST;
@@ -122,17 +148,13 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
     else if (op != I_MATCH) addInstrTo(first, program, ins);
   }
   // Last units: consuming instructions after which MATCH is reachable without consuming.
-  if (count <= DFA_MAX_INSTRUCTIONS) {
-    for (let i = 0; i < count; i++) {
-      const ins = code + <usize>i * INSTR_SIZE;
-      const op = load<i32>(ins);
-      if (op == I_CHAR || op == I_CLASS || op == I_ANY || op == I_NOT_SLASH || op == I_NOT_DOT_SLASH) {
-        if (reachesMatch(code, count, i + 1, seen, stack)) addInstrTo(last, program, ins);
-      }
+  markReachesMatch(code, count, seen);
+  for (let i = 0; i < count; i++) {
+    const ins = code + <usize>i * INSTR_SIZE;
+    const op = load<i32>(ins);
+    if (op == I_CHAR || op == I_CLASS || op == I_ANY || op == I_NOT_SLASH || op == I_NOT_DOT_SLASH) {
+      if (load<u8>(seen + <usize>(i + 1)) != 0) addInstrTo(last, program, ins);
     }
-  } else {
-    memory.fill(last, 0xff, 16);
-    store<i32>(last + 16, 1);
   }
   if (count > DFA_MAX_INSTRUCTIONS) return;
   // ASCII unit classes: units accepted by exactly the same instructions share a class. Refine one
@@ -140,15 +162,24 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
   const map = program + F_CLASS_MAP;
   memory.fill(map, 0, 128);
   const remap = scratch; // 256 slots of (old class * 2 + accepted) -> new class + 1
+  const seenMasks = scratch + 256; // distinct masks already applied (refining twice changes nothing)
+  let distinct = 0;
   let classes = 1;
   for (let i = 0; i < count; i++) {
     const ins = code + <usize>i * INSTR_SIZE;
     const op = load<i32>(ins);
     if (op == I_SPLIT || op == I_JMP || op == I_ASSERT || op == I_MATCH) continue;
+    instrBits(program, ins);
+    const bits = v128.load(bitsScratch);
+    let again = false;
+    for (let d = 0; d < distinct && !again; d++) again = !v128.any_true(v128.xor(v128.load(seenMasks + (<usize>d << 4)), bits));
+    if (again) continue;
+    v128.store(seenMasks + (<usize>(distinct++) << 4), bits);
     memory.fill(remap, 0, 256);
     let next = 0;
     for (let c: u32 = 0; c < 128; c++) {
-      const key = (<usize>load<u8>(map + c) << 1) | (consumes(program, ins, c) ? 1 : 0);
+      const member = (load<u32>(bitsScratch + ((c >> 5) << 2)) >> (c & 31)) & 1;
+      const key = (<usize>load<u8>(map + c) << 1) | member;
       let id = <i32>load<u8>(remap + key);
       if (id == 0) { id = ++next; store<u8>(remap + key, <u8>id); }
       store<u8>(map + c, <u8>(id - 1));

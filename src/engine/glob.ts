@@ -51,26 +51,43 @@ function unsupportedReason(pattern: string, index: number): string {
   return 'unsupported syntax';
 }
 
-/** Compiles one pattern; returns the program bytes. */
-function compileOne(fn: string, pattern: string, dot: boolean): Uint8Array {
-  const units = pattern.length;
-  const patternBytes = (units * 2 + 7) & ~7;
-  let work = engine.globCompileWorkspace(units);
-  let cap = work;
+/**
+ * Compiles patterns into a set blob in one WASM call: a table of program offsets, then the
+ * programs (assembly/README.md). Grows the I/O area and retries when the module asks for room.
+ */
+function compileSet(fn: string, patterns: readonly string[], dot: boolean): Uint8Array {
+  const joined = patterns.length === 1 ? patterns[0]! : patterns.join('');
+  let longest = 0;
+  for (const p of patterns) if (p.length > longest) longest = p.length;
+  const offsets = new Uint32Array(patterns.length + 1);
+  let units = 0;
+  for (let i = 0; i < patterns.length; i++) {
+    offsets[i] = units;
+    units += patterns[i]!.length;
+  }
+  offsets[patterns.length] = units;
+  const textBytes = (units * 2 + 7) & ~7;
+  const offsetBytes = ((patterns.length + 1) * 4 + 7) & ~7;
+  let work = engine.globCompileWorkspace(longest);
+  let cap = 1024 + patterns.length * 1024 + units * 96;
   for (let attempt = 0; ; attempt++) {
     setIoResident(undefined);
-    reserveIo(patternBytes + work + cap);
+    reserveIo(textBytes + offsetBytes + work + cap);
     const at = layout.io;
-    writeUtf16(pattern, 0, units, at);
-    const status = engine.globCompile(at, units, dot ? FLAG_DOT : 0, at + patternBytes, work, at + patternBytes + work, cap);
-    if (status > 0) return saveRegion(at + patternBytes + work, status);
-    const detail = engine.globDetail();
-    if (status === STATUS_NO_SPACE && attempt < 4) {
-      work = Math.max(work, detail);
-      cap = Math.max(cap, detail);
+    writeUtf16(joined, 0, units, at);
+    writeU32s(offsets, at + textBytes);
+    const out = at + textBytes + offsetBytes + work;
+    const status = engine.globCompileSet(at, at + textBytes, patterns.length, dot ? FLAG_DOT : 0, at + textBytes + offsetBytes, work, out, cap);
+    if (status > 0) return saveRegion(out, status);
+    if (status === STATUS_NO_SPACE && attempt < 8) {
+      work = Math.max(work, engine.globNeedWork());
+      cap = Math.max(cap * 2, engine.globNeedOut());
       continue;
     }
-    throw compileError(fn, pattern, status, detail);
+    const index = engine.globFailedIndex();
+    const error = compileError(fn, patterns[index] ?? '', status, engine.globDetail());
+    if (patterns.length > 1 && index >= 0) error.message = error.message.replace(`${fn}: glob pattern`, `${fn}: patterns[${index}]: glob pattern`);
+    throw error;
   }
 }
 
@@ -98,22 +115,10 @@ export class GlobSet {
   #cacheBytes = -1;
 
   /** @internal Use compileGlobs(). */
-  constructor(patterns: readonly string[], dot: boolean, programs: readonly Uint8Array[]) {
+  constructor(patterns: readonly string[], dot: boolean, blob: Uint8Array) {
     this.patterns = Object.freeze([...patterns]);
     this.dot = dot;
-    const tableBytes = (programs.length * 4 + 7) & ~7;
-    let size = tableBytes;
-    for (const p of programs) size += p.length;
-    if (size > GLOB_MAX_SET_BYTES) throw new RangeError(`compileGlobs: compiled glob set is ${size} bytes; the limit is ${GLOB_MAX_SET_BYTES}`);
-    const blob = new Uint8Array(size);
-    const table = new Uint32Array(programs.length);
-    let offset = tableBytes;
-    programs.forEach((p, i) => {
-      table[i] = offset;
-      blob.set(p, offset);
-      offset += p.length;
-    });
-    blob.set(new Uint8Array(table.buffer), 0);
+    if (blob.length > GLOB_MAX_SET_BYTES) throw new RangeError(`compileGlobs: compiled glob set is ${blob.length} bytes; the limit is ${GLOB_MAX_SET_BYTES}`);
     this.#blob = blob;
   }
 
@@ -208,11 +213,8 @@ export class GlobSet {
 export function compileGlobs(patterns: readonly string[], options?: GlobOptions): GlobSet {
   if (!Array.isArray(patterns)) throw new TypeError(`compileGlobs: patterns must be an array of strings, got ${describe(patterns)}`);
   const dot = readOptions('compileGlobs', options);
-  const programs = patterns.map((p, i) => {
-    expectString('compileGlobs', `patterns[${i}]`, p);
-    return compileOne('compileGlobs', p, dot);
-  });
-  return new GlobSet(patterns, dot, programs);
+  patterns.forEach((p, i) => expectString('compileGlobs', `patterns[${i}]`, p));
+  return new GlobSet(patterns, dot, compileSet('compileGlobs', patterns, dot));
 }
 
 // globMatch compiles through a small cache, so calling it in a loop with a few patterns stays cheap.
@@ -227,7 +229,7 @@ export function globMatch(pattern: string, path: string, options?: GlobOptions):
   const key = (dot ? '1' : '0') + pattern;
   let set = cache.get(key);
   if (set === undefined) {
-    set = new GlobSet([pattern], dot, [compileOne('globMatch', pattern, dot)]);
+    set = new GlobSet([pattern], dot, compileSet('globMatch', [pattern], dot));
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
     cache.set(key, set);
   }

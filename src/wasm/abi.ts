@@ -48,6 +48,10 @@ export interface EngineExports {
   globSetCacheBytes(set: number, count: number): number;
   globSetCacheReset(set: number, count: number, cache: number): void;
   globSetWorkspace(set: number, count: number, maxUnits: number): number;
+  globCompileSet(patterns: number, offsets: number, count: number, flags: number, work: number, workBytes: number, out: number, outCap: number): number;
+  globFailedIndex(): number;
+  globNeedWork(): number;
+  globNeedOut(): number;
 }
 
 type FunctionExport = Exclude<keyof EngineExports, 'memory'>;
@@ -66,6 +70,7 @@ const FUNCTIONS: Record<FunctionExport, true> = {
   readInit: true, readUpdateUtf16: true, readUpdateBytes: true, readFinish: true,
   globCompile: true, globCompileWorkspace: true, globTranslate: true, globDetail: true, globMatch: true,
   globMatchSet: true, globMatchWorkspace: true, globSetCacheBytes: true, globSetCacheReset: true, globSetWorkspace: true,
+  globCompileSet: true, globFailedIndex: true, globNeedWork: true, globNeedOut: true,
 };
 
 /** Every function export the wrapper relies on; instantiation checks them all. */
