@@ -100,7 +100,7 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const ast = align8(src + (<usize>srcLen << 1));
   const codeCap = 4 * srcLen + 16;
   // The AST's space doubles as analyze()'s scratch (marks, a stack, its partition's masks).
-  const code = ast + <usize>max((2 * srcLen + 8) * 16, 256 + 16 * codeCap);
+  const code = ast + <usize>max((2 * srcLen + 8) * 16, 512 + 16 * codeCap);
   const classes = code + <usize>codeCap * INSTR_SIZE;
   const facts = align8(classes + <usize>(4 * srcLen + 24 * brackets + 64));
   const end = facts + <usize>(FACT_CAP * 6 + 32 + MAX_KEYS * 4);

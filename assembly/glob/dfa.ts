@@ -116,7 +116,7 @@ function markReachesMatch(code: usize, count: i32, into: usize): void {
 /**
  * Writes the program's facts: the assertion kinds it uses, the units a match can start and end
  * with (for the set prefilter), and, for programs small enough, the ASCII unit classes of its DFA.
- * `scratch` holds max(9 * count + 16, 256 + 16 * count) bytes.
+ * `scratch` holds max(9 * count + 16, 512 + 16 * count) bytes.
  */
 export function analyze(program: usize, code: usize, count: i32, scratch: usize): void {
   const first = program + F_FIRST, last = program + F_LAST;
@@ -158,11 +158,17 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
   }
   if (count > DFA_MAX_INSTRUCTIONS) return;
   // ASCII unit classes: units accepted by exactly the same instructions share a class. Refine one
-  // partition instruction by instruction: (old class, accepted?) pairs become the new classes.
+  // partition instruction by instruction. A mask and its complement split the same way, so a mask
+  // with few members (or few non-members: [^/], .) only moves those units; others take a full pass.
   const map = program + F_CLASS_MAP;
   memory.fill(map, 0, 128);
-  const remap = scratch; // 256 slots of (old class * 2 + accepted) -> new class + 1
-  const seenMasks = scratch + 256; // distinct masks already applied (refining twice changes nothing)
+  const sizes = scratch; // u8 per class: how many units it has
+  const hits = scratch + 128; // u8 per class: members of the current mask in it
+  const moved = scratch + 256; // u8 per class: the new class its members go to, + 1
+  const seenMasks = scratch + 384; // distinct masks already applied (refining twice changes nothing)
+  const few = scratch + 384 + 16 * <usize>count; // the minority units of the current mask
+  memory.fill(sizes, 0, 128);
+  store<u8>(sizes, 128);
   let distinct = 0;
   let classes = 1;
   for (let i = 0; i < count; i++) {
@@ -175,16 +181,7 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
     for (let d = 0; d < distinct && !again; d++) again = !v128.any_true(v128.xor(v128.load(seenMasks + (<usize>d << 4)), bits));
     if (again) continue;
     v128.store(seenMasks + (<usize>(distinct++) << 4), bits);
-    memory.fill(remap, 0, 256);
-    let next = 0;
-    for (let c: u32 = 0; c < 128; c++) {
-      const member = (load<u32>(bitsScratch + ((c >> 5) << 2)) >> (c & 31)) & 1;
-      const key = (<usize>load<u8>(map + c) << 1) | member;
-      let id = <i32>load<u8>(remap + key);
-      if (id == 0) { id = ++next; store<u8>(remap + key, <u8>id); }
-      store<u8>(map + c, <u8>(id - 1));
-    }
-    classes = next;
+    classes = refine(map, bits, sizes, hits, moved, few, classes);
   }
   // Units whose position needs its own assertion vector are flagged in bit 7 (classes < 128).
   store<u8>(map + Ch.DOT, load<u8>(map + Ch.DOT) | SPECIAL);
@@ -193,6 +190,45 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
   store<u8>(map + 13, load<u8>(map + 13) | SPECIAL);
   store<i32>(program + F_CLASS_COUNT, classes);
   store<i32>(program + F_CACHE_BYTES, cacheBytes(count, classes));
+}
+
+/**
+ * Splits every class of the partition in `map` by membership in the 128-bit mask `bits`; returns
+ * the new class count. Only the mask's minority side is visited.
+ */
+function refine(map: usize, bits: v128, sizes: usize, hits: usize, moved: usize, few: usize, classes: i32): i32 {
+  // Count members; if more than half, work with the complement (same partition).
+  const count = <i32>(popcnt(i64x2.extract_lane(bits, 0)) + popcnt(i64x2.extract_lane(bits, 1)));
+  if (count == 0 || count == 128) return classes;
+  if (count > 64) bits = v128.not(bits);
+  let n = 0;
+  for (let w: u32 = 0; w < 4; w++) {
+    let word = i32x4.extract_lane(bits, 0);
+    if (w == 1) word = i32x4.extract_lane(bits, 1);
+    else if (w == 2) word = i32x4.extract_lane(bits, 2);
+    else if (w == 3) word = i32x4.extract_lane(bits, 3);
+    while (word != 0) {
+      store<u8>(few + <usize>(n++), <u8>((w << 5) + ctz(word)));
+      word &= word - 1;
+    }
+  }
+  memory.fill(hits, 0, <usize>classes);
+  memory.fill(moved, 0, <usize>classes);
+  for (let k = 0; k < n; k++) {
+    const cls = <usize>load<u8>(map + <usize>load<u8>(few + <usize>k));
+    store<u8>(hits + cls, load<u8>(hits + cls) + 1);
+  }
+  for (let k = 0; k < n; k++) {
+    const c = <usize>load<u8>(few + <usize>k);
+    const cls = <usize>load<u8>(map + c);
+    if (load<u8>(hits + cls) == load<u8>(sizes + cls)) continue; // the whole class: no split
+    let to = <i32>load<u8>(moved + cls);
+    if (to == 0) { to = ++classes; store<u8>(moved + cls, <u8>to); }
+    store<u8>(map + c, <u8>(to - 1));
+    store<u8>(sizes + cls, load<u8>(sizes + cls) - 1);
+    store<u8>(sizes + <usize>(to - 1), load<u8>(sizes + <usize>(to - 1)) + 1);
+  }
+  return classes;
 }
 
 /** Makes a first/last set accept everything. */
