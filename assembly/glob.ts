@@ -390,8 +390,9 @@ export function globSetCacheReset(set: usize, count: i32, cache: usize): void {
     const program = programAt(set, i);
     const word = <usize>(i >>> 5) << 2, bit: u32 = 1 << (i & 31);
     for (let c: u32 = 0; c <= 128; c++) {
-      if (inSet(program + F_FIRST, c)) store<u32>(firstMasks + c * (words << 2) + word, load<u32>(firstMasks + c * (words << 2) + word) | bit);
-      if (inSet(program + F_LAST, c)) store<u32>(lastMasks + c * (words << 2) + word, load<u32>(lastMasks + c * (words << 2) + word) | bit);
+      const row = <usize>c * (words << 2) + word;
+      if (inSet(program + F_FIRST, c)) store<u32>(firstMasks + row, load<u32>(firstMasks + row) | bit);
+      if (inSet(program + F_LAST, c)) store<u32>(lastMasks + row, load<u32>(lastMasks + row) | bit);
     }
   }
   const always = lastMasks + MASK_SLOTS * (words << 2);

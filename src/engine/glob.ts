@@ -4,8 +4,8 @@
 
 import { engine } from '../wasm/instance.js';
 import {
-  layout, reserveIo, writeUtf16, writeBytes, writeU32s, readU32s, saveRegion, readUtf16, ioResident,
-  setIoResident,
+  layout, reserveIo, writeUtf16, writeBytes, writeU32, writeU32s, readU32, readU32s, saveRegion, readUtf16,
+  ioResident, setIoResident,
 } from '../wasm/memory.js';
 import { describe, expectString } from './args.js';
 
@@ -78,7 +78,7 @@ function compileSet(fn: string, patterns: readonly string[], dot: boolean): Uint
     writeU32s(offsets, at + textBytes);
     const out = at + textBytes + offsetBytes + work;
     const status = engine.globCompileSet(at, at + textBytes, patterns.length, dot ? FLAG_DOT : 0, at + textBytes + offsetBytes, work, out, cap);
-    if (status > 0) return saveRegion(out, status);
+    if (status >= 0) return saveRegion(out, status);
     if (status === STATUS_NO_SPACE && attempt < 8) {
       work = Math.max(work, engine.globNeedWork());
       cap = Math.max(cap * 2, engine.globNeedOut());
@@ -112,7 +112,9 @@ export class GlobSet {
   /** Whether the set was compiled with `dot: true`. */
   readonly dot: boolean;
   readonly #blob: Uint8Array;
-  #cacheBytes = -1;
+  #setBytes = 0;
+  #cacheBytes = 0;
+  #workBase = 0;
 
   /** @internal Use compileGlobs(). */
   constructor(patterns: readonly string[], dot: boolean, blob: Uint8Array) {
@@ -161,48 +163,64 @@ export class GlobSet {
     return hits;
   }
 
+  /** Places the set and its caches at the start of the I/O area unless they are still there. */
+  #place(): void {
+    if (ioResident === this) return;
+    const count = this.patterns.length;
+    setIoResident(undefined);
+    this.#setBytes = (this.#blob.length + 7) & ~7;
+    reserveIo(this.#setBytes);
+    writeBytes(this.#blob, layout.io);
+    this.#cacheBytes = (engine.globSetCacheBytes(layout.io, count) + 7) & ~7;
+    this.#workBase = engine.globSetWorkspace(layout.io, count, 0);
+    reserveIo(this.#setBytes + this.#cacheBytes);
+    engine.globSetCacheReset(layout.io, count, layout.io + this.#setBytes);
+    setIoResident(this);
+  }
+
   #run(paths: readonly string[]): Uint32Array {
+    this.#place();
     const count = this.patterns.length;
     const words = (count + 31) >>> 5;
-    const joined = paths.length === 1 ? paths[0]! : paths.join('');
-    let longest = 0;
-    for (const p of paths) if (p.length > longest) longest = p.length;
-    // I/O area: set | DFA caches | paths | offsets | result bits | scratch. The set and its caches
-    // stay in place between calls until another call takes the I/O area.
-    const setBytes = (this.#blob.length + 7) & ~7;
-    if (ioResident !== this) {
-      setIoResident(undefined);
-      reserveIo(setBytes);
-      writeBytes(this.#blob, layout.io);
-      this.#cacheBytes = (engine.globSetCacheBytes(layout.io, count) + 7) & ~7;
+    const single = paths.length === 1;
+    const joined = single ? paths[0]! : paths.join('');
+    let longest = joined.length;
+    if (!single) {
+      longest = 0;
+      for (const p of paths) if (p.length > longest) longest = p.length;
     }
-    const cacheAt = layout.io + setBytes;
-    const pathsAt = cacheAt + this.#cacheBytes;
+    // I/O area: set | caches | paths | offsets | result bits | scratch. The set and its caches stay
+    // in place between calls until another call takes the I/O area.
+    const pathsAt = layout.io + this.#setBytes + this.#cacheBytes;
     const pathBytes = (joined.length * 2 + 7) & ~7;
     const offsetBytes = ((paths.length + 1) * 4 + 7) & ~7;
     const outBytes = paths.length * words * 4;
-    const work = engine.globSetWorkspace(layout.io, count, longest);
-    const resident = ioResident === this;
-    reserveIo(setBytes + this.#cacheBytes + pathBytes + offsetBytes + outBytes + work);
-    const base = layout.io;
-    if (!resident) {
-      engine.globSetCacheReset(base, count, cacheAt);
-      setIoResident(this);
-    }
+    reserveIo(this.#setBytes + this.#cacheBytes + pathBytes + offsetBytes + outBytes + this.#workBase + longest + 8);
     const offsetsAt = pathsAt + pathBytes;
     const outAt = offsetsAt + offsetBytes;
     writeUtf16(joined, 0, joined.length, pathsAt);
-    const offsets = new Uint32Array(paths.length + 1);
-    let units = 0;
-    for (let i = 0; i < paths.length; i++) {
-      offsets[i] = units;
-      units += paths[i]!.length;
+    if (single) {
+      writeU32(offsetsAt, 0);
+      writeU32(offsetsAt + 4, joined.length);
+    } else {
+      const offsets = new Uint32Array(paths.length + 1);
+      let units = 0;
+      for (let i = 0; i < paths.length; i++) {
+        offsets[i] = units;
+        units += paths[i]!.length;
+      }
+      offsets[paths.length] = units;
+      writeU32s(offsets, offsetsAt);
     }
-    offsets[paths.length] = units;
-    writeU32s(offsets, offsetsAt);
-    engine.globMatchSet(base, count, pathsAt, offsetsAt, paths.length, outAt, outAt + outBytes, cacheAt);
-    return readU32s(outAt, paths.length * words);
+    engine.globMatchSet(layout.io, count, pathsAt, offsetsAt, paths.length, outAt, outAt + outBytes, layout.io + this.#setBytes);
+    return single && words === 1 ? singleWord(readU32(outAt)) : readU32s(outAt, paths.length * words);
   }
+}
+
+const oneWord = new Uint32Array(1);
+function singleWord(word: number): Uint32Array {
+  oneWord[0] = word;
+  return oneWord;
 }
 
 /**
@@ -219,19 +237,19 @@ export function compileGlobs(patterns: readonly string[], options?: GlobOptions)
 
 // globMatch compiles through a small cache, so calling it in a loop with a few patterns stays cheap.
 const CACHE_LIMIT = 128;
-const cache = new Map<string, GlobSet>();
+const caches = [new Map<string, GlobSet>(), new Map<string, GlobSet>()]; // without and with dot
 
 /** Whether `path` matches `pattern` (picomatch 4 semantics, `dot` as its only option). */
 export function globMatch(pattern: string, path: string, options?: GlobOptions): boolean {
   expectString('globMatch', 'pattern', pattern);
   expectString('globMatch', 'path', path);
-  const dot = readOptions('globMatch', options);
-  const key = (dot ? '1' : '0') + pattern;
-  let set = cache.get(key);
+  const dot = options === undefined ? false : readOptions('globMatch', options);
+  const cache = caches[dot ? 1 : 0]!;
+  let set = cache.get(pattern);
   if (set === undefined) {
     set = new GlobSet([pattern], dot, compileSet('globMatch', [pattern], dot));
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(key, set);
+    cache.set(pattern, set);
   }
   return set.test(path);
 }

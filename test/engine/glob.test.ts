@@ -126,9 +126,17 @@ describe('compileGlobs', () => {
     }
   });
 
+  it('an empty set compiles and matches nothing', () => {
+    const empty = compileGlobs([]);
+    expect(empty.matchAll(['a', ''])).toEqual([[], []]);
+    expect(empty.which('a')).toEqual([]);
+    expect(empty.test('a')).toBe(false);
+  });
+
   it('an error in one pattern names it and its index in the array', () => {
     expectError(() => compileGlobs(['*.md', 7 as unknown as string]), TypeError, 'compileGlobs: patterns[1] must be a string, got 7');
     expectError(() => compileGlobs('*.md' as unknown as string[]), TypeError, 'compileGlobs: patterns must be an array of strings, got "*.md"');
+    expectError(() => compileGlobs(['*.md', 'a/(b)']), SyntaxError, 'compileGlobs: patterns[1]: glob pattern "a/(b)" has "(" at index 2: extglobs and regex groups are not supported');
   });
 });
 

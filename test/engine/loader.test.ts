@@ -20,7 +20,7 @@ const EXPORTS = [
   'codePointCountUtf16', 'codePointOffsetUtf16',
   'readInit', 'readUpdateUtf16', 'readUpdateBytes', 'readFinish',
   'globCompile', 'globCompileWorkspace', 'globTranslate', 'globDetail', 'globMatch', 'globMatchSet', 'globMatchWorkspace',
-  'globSetCacheBytes', 'globSetCacheReset', 'globSetWorkspace',
+  'globSetCacheBytes', 'globSetCacheReset', 'globSetWorkspace', 'globCompileSet', 'globFailedIndex', 'globNeedWork', 'globNeedOut',
 ];
 
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]; // "\0asm", version 1
