@@ -4,7 +4,7 @@
 
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { compileGlobs, globMatch } from '../../src/engine/index.js';
+import { compileGlobs, globMatch, GLOB_MAX_SET_BYTES } from '../../src/engine/index.js';
 import { expectError } from '../support/errors.js';
 
 const HANG_GUARD_MS = 10_000;
@@ -50,6 +50,20 @@ describe('malicious patterns finish', () => {
     expect(bounded(() => globMatch('*'.repeat(65536), 'abc'))).toBe(true);
     expect(bounded(() => globMatch('?'.repeat(65536), 'abc'))).toBe(false);
     expectError(() => globMatch('*'.repeat(65537), 'a'), RangeError, 'globMatch: glob pattern is 65537 bytes; the limit is 65536');
+  });
+
+  it('X-07 a set whose compiled programs exceed GLOB_MAX_SET_BYTES is rejected naming the size and the limit', () => {
+    let caught: unknown;
+    try {
+      bounded(() => compileGlobs(Array.from({ length: 30 }, () => '*/'.repeat(32768))));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(RangeError);
+    const match = /^compileGlobs: compiled glob set is (\d+) bytes; the limit is (\d+)$/.exec((caught as Error).message);
+    expect(match?.[2]).toBe(String(GLOB_MAX_SET_BYTES));
+    expect(Number(match?.[1])).toBeGreaterThan(GLOB_MAX_SET_BYTES);
+    expect(globMatch('*/*', 'a/b')).toBe(true);
   });
 
   it('X-07 globstars against a path of 20,000 segments', () => {
