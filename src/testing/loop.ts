@@ -44,8 +44,10 @@ async function runTurn(host: LoopHost, agent: TestAgent): Promise<void> {
   agent.setStatus('running');
   let reason: TurnEndReason = { kind: 'completed' };
   let failure: unknown;
+  // Outside the loop so agent/error can name the step that failed (runStep clears agent.position).
+  let step = 0;
   try {
-    for (let step = 1; ; step++) {
+    for (step = 1; ; step++) {
       // A cancel (agent.cancel) takes effect at the next step boundary; the open step still ends.
       if (signal.aborted) {
         reason = { kind: 'aborted' };
@@ -75,7 +77,7 @@ async function runTurn(host: LoopHost, agent: TestAgent): Promise<void> {
   } catch (error) {
     failure = error;
     reason = signal.aborted ? { kind: 'aborted' } : { kind: 'error', message: error instanceof Error ? error.message : String(error) };
-    agent.notify(HostEvent.agentError, { turn, step: agent.position?.step ?? 0, error });
+    agent.notify(HostEvent.agentError, { turn, step, error });
   } finally {
     agent.position = undefined;
     session.append(SessionEventType.turnEnd, { turn, reason });

@@ -93,7 +93,7 @@ describe('a step', () => {
     expect(host.requests[0]!.messages.map((m) => m.id)).toEqual(['before', 'msg-1', 'after']);
   });
 
-  it('§6 6 step/end is appended in a finally: a failing model call still closes the step, and the turn ends with error', async () => {
+  it('§6 6 step/end is appended in a finally: a failing model call still closes the step, the turn ends with error, and agent/error names that step', async () => {
     const host = createTestHost({ cwd: '/w' });
     const errors: unknown[] = [];
     host.use({ name: 'p', apply: (ctx: Context) => void ctx.on('agent/error', ({ error, turn, step }: { error: Error; turn: number; step: number }) => errors.push([turn, step, error.message])) });
@@ -103,7 +103,7 @@ describe('a step', () => {
       ['step/end', { turn: 1, step: 2 }],
       ['turn/end', { turn: 1, reason: { kind: 'error', message: 'scripted model: no answer left for turn 1 step 2' } }],
     ]);
-    expect(errors).toEqual([[1, 0, 'scripted model: no answer left for turn 1 step 2']]);
+    expect(errors).toEqual([[1, 2, 'scripted model: no answer left for turn 1 step 2']]);
     await expect(host.run('again', [{ text: 'a' }, { text: 'b' }])).rejects.toThrow('scripted model: 1 answer(s) left unused');
   });
 });
