@@ -743,7 +743,12 @@ function tokenize(): i32 {
       push(tokStr(T.PLUS, PLUS_LITERAL, null));
       continue;
     }
-    if (c == Ch.AT && peek() == Ch.LPAREN) return unsupported(at);
+    if (c == Ch.AT) {
+      // `@` is text of its own: unlike other text, nothing is batched after it.
+      if (peek() == Ch.LPAREN) return unsupported(at);
+      push(newToken(T.TEXT, input + (<usize>at << 1), 1, 0, -1));
+      continue;
+    }
     if (c != Ch.STAR) {
       let t: i32;
       if (c == Ch.DOLLAR) t = tokStr(T.TEXT, "\\$", null);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compileGlobs, globSource } from '../../src/engine/index.js';
 import { globPath, globPattern, oracle, oracleSource, pathsNear } from '../support/glob.js';
 
-const REJECTABLE = /extglobs|regex groups|quoted|backslash|quantifier|POSIX|brace range|repeated/;
+const REJECTABLE = /extglobs|regex groups|quoted|backslash|quantifier|POSIX|brace range|repeated|NUL is not allowed/;
 
 function accepts(pattern: string, dot: boolean): boolean {
   try {
@@ -65,5 +65,25 @@ describe('glob sets that take turns in WASM memory', () => {
         expect(set.which(long)).toEqual(patterns.flatMap((p, i) => (oracle(p, long, false) ? [i] : [])));
       }
     }), { numRuns: 100 });
+  });
+});
+
+describe('glob engine on arbitrary text', () => {
+  const SPECIALS = ['*', '?', '[', ']', '{', '}', ',', '.', '/', '\\', '!', '^', '$', '+', '@', '(', ')', '|', '"', ':', '-', 'a', 'b', '\0', '\n', 'é', '\uD800'];
+  const noise = fc.string({ unit: fc.oneof(fc.constantFrom(...SPECIALS), fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c))), minLength: 1, maxLength: 24 });
+
+  it('X-07 any pattern either compiles and agrees with picomatch, or is refused with a syntax error; the module never fails', () => {
+    fc.assert(fc.property(noise, fc.array(globPath(), { maxLength: 6 }), fc.boolean(), (pattern, paths, dot) => {
+      let set;
+      try {
+        set = compileGlobs([pattern], { dot });
+      } catch (error) {
+        expect(error).toBeInstanceOf(SyntaxError);
+        expect((error as Error).message).toMatch(REJECTABLE);
+        return;
+      }
+      const all = [...paths, ...pathsNear(pattern)];
+      expect(set.matchAll(all).map((hits) => hits.length > 0)).toEqual(all.map((path) => oracle(pattern, path, dot)));
+    }), { numRuns: 2000 });
   });
 });
