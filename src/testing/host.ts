@@ -190,10 +190,23 @@ export class TestHost<F extends FileSystem = FileSystem> {
     for (const service of plugin.inject ?? []) {
       if (ctx.get(service) === undefined) throw new Error(`plugin ${plugin.name} injects "${service}", which this host does not provide`);
     }
-    const out = plugin.apply(ctx, value);
-    const ready = Promise.resolve(out).then((teardown) => {
-      if (typeof teardown === 'function') fiber.add(teardown);
-    });
+    // A failed apply (sync throw or async rejection) unloads what it registered before failing.
+    let out: ReturnType<PluginModule<C>['apply']>;
+    try {
+      out = plugin.apply(ctx, value);
+    } catch (error) {
+      fiber.dispose();
+      throw error;
+    }
+    const ready = Promise.resolve(out).then(
+      (teardown) => {
+        if (typeof teardown === 'function') fiber.add(teardown);
+      },
+      (error: unknown) => {
+        fiber.dispose();
+        throw error;
+      },
+    );
     this.#pending.push(ready);
     this.#plugins.push(fiber);
     return { name: plugin.name, ctx, ready, dispose: () => fiber.dispose() };

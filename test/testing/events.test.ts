@@ -175,6 +175,24 @@ describe('plugins on the test host', () => {
     expect(host.session.events.filter((e) => e.type === 'tool/result').at(-1)!.data).toMatchObject({ message: { content: [{ content: [{ text: 'Error: unknown tool "mine"' }] }] } });
   });
 
+  it('§1.1 an apply that throws or rejects leaves nothing registered; the rejection reaches start()', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const registering = (fail: () => void) => ({
+      name: 'p',
+      apply(ctx: Context) {
+        ctx.on('tools/result', () => {});
+        ctx.tools!.register({ name: 'half', description: '', parameters: {}, output: { schema: {}, render: () => [] }, execute: async () => null });
+        return fail();
+      },
+    });
+    expect(() => host.use(registering(() => { throw new Error('sync apply failure'); }))).toThrow('sync apply failure');
+    expect([host.core.bus.count('tools/result'), host.ctx.tools.get('half')]).toEqual([0, undefined]);
+    const handle = host.use({ ...registering(() => {}), apply: async (ctx: Context) => registering(() => Promise.reject(new Error('async apply failure'))).apply(ctx) });
+    await expect(handle.ready).rejects.toThrow('async apply failure');
+    expect([host.core.bus.count('tools/result'), host.ctx.tools.get('half')]).toEqual([0, undefined]);
+    await expect(host.start()).rejects.toThrow('async apply failure');
+  });
+
   it('§1.1 an async apply is awaited before the agent starts', async () => {
     const host = createTestHost({ cwd: '/w' });
     const seen: string[] = [];
