@@ -12,7 +12,7 @@ import {
 } from '../host/fs.js';
 import { applyEdit } from './edit.js';
 import { isAbsence, toFsError } from './errors.js';
-import { streamFileText } from './stream.js';
+import { READ_FLAGS, streamFileText } from './stream.js';
 import { typeOf, versionOf } from './version.js';
 
 export interface NodeFileSystemOptions {
@@ -106,7 +106,7 @@ export class NodeFileSystem implements FileSystem {
     throwIfFsAborted(signal, `readBytes ${target.displayPath}`);
     let handle;
     try {
-      handle = await open(target.targetKey, 'r');
+      handle = await open(target.targetKey, READ_FLAGS);
     } catch (error) {
       throw toFsError(error, 'readBytes', target.displayPath);
     }
@@ -152,6 +152,8 @@ export class NodeFileSystem implements FileSystem {
   async writeText(target: FsTarget, content: string, expected?: FsWriteExpectation, signal?: AbortSignal): Promise<FsWriteOutcome> {
     throwIfFsAborted(signal, `writeText ${target.displayPath}`);
     const before = await this.stat(target, signal);
+    // Writing into a FIFO or device would block or misbehave; only regular files are written.
+    if (before !== undefined && before.type !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `writeText ${target.displayPath}: not a regular file`);
     if (expected !== undefined && before?.version !== expected.version) {
       throw new FsError('FS_STALE_VERSION', `writeText ${target.displayPath}: the file changed since it was read`);
     }

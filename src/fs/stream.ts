@@ -2,6 +2,7 @@
 // and every failure (absent, not a regular file, not text, abort, I/O) surfaces while iterating, so a
 // caller's bounded reader sees it as a read error, not a resolve error.
 
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { FsError, throwIfFsAborted } from '../host/fs.js';
 import { toFsError } from './errors.js';
@@ -10,6 +11,13 @@ import { toFsError } from './errors.js';
 export const STREAM_CHUNK_BYTES = 64 * 1024;
 /** How far a NUL byte marks a file as binary (as DSH's local backend checks). */
 export const BINARY_SNIFF_BYTES = 8192;
+
+/**
+ * Flags for opening a file to read: non-blocking, so opening a FIFO with no writer returns at once
+ * (and is then refused as not a regular file) instead of blocking a thread until a writer appears,
+ * beyond the reach of any abort signal. No effect on regular files; Windows has no such flag.
+ */
+export const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Yields the file at `path` as decoded text chunks: fatal UTF-8 with a leading BOM stripped, a NUL
@@ -21,7 +29,7 @@ export async function* streamFileText(path: string, signal: AbortSignal | undefi
   throwIfFsAborted(signal, `streamText ${path}`);
   let handle: FileHandle;
   try {
-    handle = await open(path, 'r');
+    handle = await open(path, READ_FLAGS);
   } catch (error) {
     throw toFsError(error, 'streamText', path);
   }

@@ -2,6 +2,7 @@
 // stat, versions that change with content, lazy streamText that honours abort signals and surfaces
 // read errors while iterating.
 
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,6 +167,16 @@ describe('streamText', () => {
     expect(await code(fs.readText(await fs.resolve(join(root, 'bad.txt'))))).toBe('FS_NOT_TEXT');
     expect(await code(fs.readText(await fs.resolve(join(root, 'cut.txt'))))).toBe('FS_NOT_TEXT');
   });
+
+  it.skipIf(process.platform === 'win32')('a FIFO is refused at once as FS_NOT_REGULAR_FILE by streamText, readBytes and writeText (opening it must not block)', async () => {
+    const fifo = join(root, 'AGENTS.md');
+    execFileSync('mkfifo', [fifo]);
+    const target = await fs.resolve(fifo);
+    expect(await fs.stat(target)).toMatchObject({ type: 'other' });
+    expect(await code(drain(await fs.streamText(target)))).toBe('FS_NOT_REGULAR_FILE');
+    expect(await code(fs.readBytes(target, undefined, 10))).toBe('FS_NOT_REGULAR_FILE');
+    expect(await code(fs.writeText(target, 'x'))).toBe('FS_NOT_REGULAR_FILE');
+  }, 2000);
 
   it('honours the signal: aborted before iterating, or between chunks', async () => {
     await writeFile(join(root, 'big.md'), 'x'.repeat(300_000));
