@@ -3,6 +3,7 @@
 // change yields a version never seen before (unless a test pins one).
 
 import { posix } from 'node:path';
+import { FsError } from '../host/fs.js';
 
 export type MemoryNode =
   | { readonly kind: 'file'; readonly text: string; readonly version: string; readonly omitSize: boolean }
@@ -36,7 +37,8 @@ export class MemoryTree {
         if (node === undefined) return posix.join(next, ...parts.slice(i + 1));
         const last = i === parts.length - 1;
         if (node.kind === 'link' && (!last || follow)) {
-          if (++hops > MAX_LINK_HOPS) throw new Error(`too many symlinks: ${absolute}`);
+          // ELOOP: node:fs reports it as an I/O error, so the local provider throws FS_IO_ERROR too.
+          if (++hops > MAX_LINK_HOPS) throw new FsError('FS_IO_ERROR', `too many levels of symbolic links: ${absolute}`);
           const resolved = walk(posix.resolve(real, node.target), true);
           if (resolved === 'not-directory') return resolved;
           // A dangling link keeps its own path, as realpath's nearest-existing-ancestor fallback does.

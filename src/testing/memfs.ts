@@ -10,7 +10,10 @@ import {
   type FsWriteExpectation, type FsWriteOutcome,
 } from '../host/fs.js';
 import { applyEdit } from '../fs/edit.js';
+import { BINARY_SNIFF_BYTES } from '../fs/stream.js';
 import { MemoryTree, type MemoryNode } from './memfs-tree.js';
+
+const BOM = '\ufeff';
 
 /** A failure `fault()` injects at one path (display path or real path). */
 export type MemoryFault =
@@ -164,9 +167,12 @@ export class MemoryFileSystem implements FileSystem {
         const file = node();
         if (file === undefined) throw new FsError('FS_NOT_FOUND', `streamText ${target.displayPath}: no such file`);
         if (file.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `streamText ${target.displayPath}: not a regular file`);
-        if (file.text.slice(0, 8192).includes('\0')) throw new FsError('FS_NOT_TEXT', `streamText ${target.displayPath}: binary content (NUL byte)`);
+        // As the local backend: a NUL in the first 8192 *bytes* is binary; a leading BOM is stripped.
+        if (new TextEncoder().encode(file.text.slice(0, BINARY_SNIFF_BYTES)).subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+          throw new FsError('FS_NOT_TEXT', `streamText ${target.displayPath}: binary content (NUL byte)`);
+        }
         const failing = faults.find((f): f is Extract<MemoryFault, { afterChunks?: number }> => !('block' in f));
-        const chunks = splitChunks(file.text, chunkSize);
+        const chunks = splitChunks(file.text.startsWith(BOM) ? file.text.slice(BOM.length) : file.text, chunkSize);
         for (let i = 0; i <= chunks.length; i++) {
           if (failing !== undefined && i === (failing.afterChunks ?? 0)) throw failing.error ?? injected('read', target.displayPath);
           if (i === chunks.length) break;

@@ -67,6 +67,23 @@ describe('the provider', () => {
     expect(await code(fs.readText(await fs.resolve('/bin')))).toBe('FS_NOT_TEXT');
   });
 
+  it('§9 like the local backend, streamText strips a leading BOM and sniffs NUL in the first 8192 bytes (not code units)', async () => {
+    const fs = createMemoryFileSystem({ files: { '/bom.md': '\ufeffrules\ufeff', '/late-nul.md': `${'é'.repeat(5000)}\0`, '/early-nul.md': `${'é'.repeat(4000)}\0` } });
+    const bom = await fs.resolve('/bom.md');
+    expect([await fs.readText(bom), (await fs.stat(bom))!.size]).toEqual(['rules\ufeff', 11]);
+    expect(Array.from(await fs.readBytes(bom, undefined, 11)).slice(0, 3)).toEqual([0xef, 0xbb, 0xbf]);
+    expect(await fs.readText(await fs.resolve('/late-nul.md'))).toBe(`${'é'.repeat(5000)}\0`);
+    expect(await code(fs.readText(await fs.resolve('/early-nul.md')))).toBe('FS_NOT_TEXT');
+  });
+
+  it('§9 a symlink loop is an I/O error (ELOOP), not a crash of another type', async () => {
+    const fs = createMemoryFileSystem();
+    fs.symlink('/a', '/b');
+    fs.symlink('/b', '/a');
+    expect(await code(fs.resolve('/a/x'))).toBe('FS_IO_ERROR');
+    expect(await code(fs.stat({ targetKey: '/a', displayPath: '/a' }))).toBe('FS_IO_ERROR');
+  });
+
   it('§9 listDir is sorted; writeText and editText follow the provider contract; calls are recorded', async () => {
     const fs = createMemoryFileSystem({ files: { '/d/b': '1', '/d/a': '2' } });
     fs.mkdir('/d/c');
