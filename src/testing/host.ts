@@ -99,6 +99,8 @@ export class TestHost<F extends FileSystem = FileSystem> {
   #fs: FileSystem | undefined;
   #session: TestSession;
   #agent: TestAgent | undefined;
+  /** The agent that owns each session, from construction on, so its `session/event`s reach `agent.ctx` listeners even during `agent/created`. */
+  readonly #owners = new WeakMap<TestSession, TestAgent>();
   #compactions = 0;
   #tokens = 0;
 
@@ -303,12 +305,13 @@ export class TestHost<F extends FileSystem = FileSystem> {
       header,
       seed,
       clock: this.#clock,
-      onAppend: (session, event) => this.core.bus.notify(HostEvent.sessionEvent, this.#agent?.session === session ? this.#agent : undefined, [session, event]),
+      onAppend: (session, event) => this.core.bus.notify(HostEvent.sessionEvent, this.#owners.get(session), [session, event]),
     });
   }
 
   #publish(session: TestSession, source: 'startup' | 'resume'): TestAgent {
     const agent = new TestAgent(this.core, session, this.agentOptions, createRecordingLogger('agent', this.logs));
+    this.#owners.set(session, agent);
     this.core.bus.notify(HostEvent.sessionCreated, agent, [session]);
     try {
       this.core.bus.vetoable(HostEvent.agentCreated, agent, [{ agent }]);

@@ -1,7 +1,7 @@
 // Contract §5 / §12.2: the append-only session log and its visible surface.
 
 import { describe, expect, it } from 'vitest';
-import type { Context, Session, SessionEvent } from '../../src/host/index.js';
+import type { Agent, Context, Session, SessionEvent } from '../../src/host/index.js';
 import { createTestHost, TestSession } from '../../src/testing/index.js';
 
 const user = (id: string, text = id) => ({ id, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } });
@@ -93,6 +93,22 @@ describe('session/event', () => {
       'session-1:0:agent/inbox/spliced', 'session-1:1:turn/start', 'session-1:2:agent/inbox/spliced', 'session-1:3:step/start',
       'session-1:4:user/message', 'session-1:5:assistant/message', 'session-1:6:step/end', 'session-1:7:turn/end',
     ]);
+  });
+
+  it('§1.4 session/event reaches the owning agent\'s agent.ctx listeners from publication on, including appends during agent/created', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const heard: string[] = [];
+    let n = 0;
+    host.use({
+      name: 'p',
+      apply(ctx: Context) {
+        ctx.on('agent/created', ({ agent }: { agent: Agent }) => void agent.ctx.on('session/event', (_s: Session, e: SessionEvent) => heard.push(`${e.seq} ${e.type} ${n}`)));
+        ctx.on('agent/created', ({ agent }: { agent: Agent }) => agent.inbox.prepend('next-step', { id: `pending-${++n}`, role: 'user', content: [], source: { kind: 'p' } }));
+      },
+    });
+    await host.start();
+    await host.resume();
+    expect(heard).toEqual(['0 agent/inbox/spliced 1', '1 agent/inbox/spliced 2']);
   });
 
   it('§5.1 a re-entrant append from a session/event listener throws, and the throw is contained and logged', async () => {
