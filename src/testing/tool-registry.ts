@@ -91,8 +91,9 @@ export class ToolRegistry {
 
   /** Drops an agent's layer and restrictions (the agent was disposed). */
   dropScope(scope: object): void {
-    const had = this.#layers.delete(scope) || this.#restrictions.delete(scope);
-    if (had) this.onChange();
+    const hadLayer = this.#layers.delete(scope);
+    const hadRestrictions = this.#restrictions.delete(scope);
+    if (hadLayer || hadRestrictions) this.onChange();
   }
 }
 
