@@ -156,12 +156,13 @@ export class MemoryFileSystem implements FileSystem {
   /** Resolves at once; the file is looked up, and faults fire, only while iterating. */
   async streamText(target: FsTarget, signal?: AbortSignal): Promise<AsyncIterable<string>> {
     this.calls.push({ op: 'streamText', path: target.displayPath });
-    const faults = this.#faultsAt('read', [target.displayPath, target.targetKey]);
+    const faultsNow = () => this.#faultsAt('read', [target.displayPath, target.targetKey]);
     const node = () => this.#tree.lookup(target.targetKey, true);
     const chunkSize = this.#chunkSize;
     return {
       async *[Symbol.asyncIterator]() {
         throwIfFsAborted(signal, `streamText ${target.displayPath}`);
+        const faults = faultsNow();
         const blocking = faults.find((f) => 'block' in f);
         if (blocking !== undefined) await untilAborted(signal, target.displayPath);
         const file = node();

@@ -118,6 +118,13 @@ describe('fault injection', () => {
     expect([seen, failure]).toEqual([['ab', 'cd'], 'FS_IO_ERROR']);
   });
 
+  it('§9 §12.6 read faults are looked up lazily too: one injected after streamText() but before iterating fires', async () => {
+    const fs = createMemoryFileSystem({ files: { '/a': 'abc' } });
+    const stream = await fs.streamText(await fs.resolve('/a'));
+    fs.fault('/a', { op: 'read' });
+    expect(await code(drain(stream))).toBe('FS_IO_ERROR');
+  });
+
   it('§12.6 a missing size', async () => {
     const fs = createMemoryFileSystem();
     fs.write('/big', 'x'.repeat(10), { omitSize: true });
