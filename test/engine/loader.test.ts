@@ -161,5 +161,14 @@ describe('X-14 packaging: the package imports itself by name', () => {
     expect(byName.capCodePoints(text, 10)).toBe(facade.capCodePoints(text, 10));
     expect(await byName.readBounded([text], { maxBytes: 100 })).toEqual(await facade.readBounded([text], { maxBytes: 100 }));
     expect(rootExport.compileGlobs(['**/*.ts']).which('src/a.ts')).toEqual([0]);
+    // One engine per realm: the root entry re-exports the same module, not a second WASM instance.
+    expect(rootExport.GlobSet).toBe(byName.GlobSet);
+  });
+
+  it('X-14 the built engine entry is one self-contained module (bundled; imports only node: and the loader)', () => {
+    const source = readFileSync(new URL('lib/engine/index.js', `file://${root}`), 'utf8');
+    const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)[^;'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)]
+      .map((m) => m[1] ?? m[2]);
+    expect(specifiers.filter((s) => !s!.startsWith('node:'))).toEqual(['@assemblyscript/loader']);
   });
 });
