@@ -639,7 +639,15 @@ function tokenize(): i32 {
           if (!out.push(input + (<usize>at << 1), 2)) failed = true;
           continue;
         }
-        if (c == Ch.COLON && indexOfUnit(pv, 1, pl, Ch.LBRACKET) >= 0) return unsupported(at);
+        if (c == Ch.COLON && indexOfUnit(pv, 1, pl, Ch.LBRACKET) >= 0) {
+          // picomatch's POSIX-class handling: a `[` inside the class marks it (a marked class gets no
+          // `/` when negated); `[:name:` with a known name would become a range list: refused.
+          put(prev, FL, get(prev, FL) | F_POSIX);
+          if (indexOfUnit(pv, 1, pl, Ch.COLON) >= 0) {
+            const open = lastIndexOfUnit(pv, pl, Ch.LBRACKET);
+            if (isPosixClassName(pv + (<usize>(open + 2) << 1), pl - open - 2)) return unsupported(at);
+          }
+        }
         if ((c == Ch.LBRACKET && peek() != Ch.COLON) || (c == Ch.DASH && peek() == Ch.RBRACKET) ||
           (c == Ch.RBRACKET && prevIsOpen)) {
           store<u16>(scratch2, Ch.BACKSLASH); // escaped: a backslash followed by the unit
@@ -648,7 +656,6 @@ function tokenize(): i32 {
           if (!out.push(scratch2, 2)) failed = true;
           continue;
         }
-        if (c == Ch.LBRACKET) return unsupported(at); // `[:`: a POSIX class
         store<u16>(scratch2, <u16>c);
         appendValue(prev, scratch2, 1);
         if (!out.pushUnit(c)) failed = true;
@@ -777,6 +784,15 @@ function tokenize(): i32 {
 }
 
 const scratch2: usize = memory.data(8, 8);
+
+/** picomatch's POSIX_REGEX_SOURCE keys. */
+function isPosixClassName(p: usize, n: i32): bool {
+  return spanEqualsStr(p, n, "alnum") || spanEqualsStr(p, n, "alpha") || spanEqualsStr(p, n, "ascii") ||
+    spanEqualsStr(p, n, "blank") || spanEqualsStr(p, n, "cntrl") || spanEqualsStr(p, n, "digit") ||
+    spanEqualsStr(p, n, "graph") || spanEqualsStr(p, n, "lower") || spanEqualsStr(p, n, "print") ||
+    spanEqualsStr(p, n, "punct") || spanEqualsStr(p, n, "space") || spanEqualsStr(p, n, "upper") ||
+    spanEqualsStr(p, n, "word") || spanEqualsStr(p, n, "xdigit");
+}
 
 function negate(): void {
   let count = 1;

@@ -152,7 +152,8 @@ describe('errors', () => {
     expectError(() => globMatch('src/(a)', 'x'), SyntaxError, 'globMatch: glob pattern "src/(a)" has "(" at index 4: extglobs and regex groups are not supported');
     expectError(() => globMatch('a|b', 'x'), SyntaxError, 'globMatch: glob pattern "a|b" has "|" at index 1: extglobs and regex groups are not supported');
     expectError(() => globMatch('src\\utils\\*.ts', 'x'), SyntaxError, 'globMatch: glob pattern "src\\\\utils\\\\*.ts" has "\\\\" at index 3: a backslash may only escape a glob character such as * ? [ ] { } ,; use / to separate directories');
-    expectError(() => globMatch('[[:alpha:]]', 'x'), SyntaxError, 'globMatch: glob pattern "[[:alpha:]]" has "[" at index 1: POSIX character classes such as [[:alpha:]] are not supported');
+    expectError(() => globMatch('[[:alpha:]]', 'x'), SyntaxError, 'globMatch: glob pattern "[[:alpha:]]" has ":" at index 8: POSIX character classes such as [[:alpha:]] are not supported');
+    expect(globMatch('[[:foo:]]', ':]')).toBe(picomatch('[[:foo:]]')(':]')); // not a class name: plain brackets
     expectError(() => globMatch('[ab]+', 'x'), SyntaxError, 'globMatch: glob pattern "[ab]+" has "+" at index 4: a + right after ] or { or } is a regex quantifier in picomatch; escape it as \\+');
     expectError(() => globMatch('{a..%}', 'x'), SyntaxError, 'globMatch: glob pattern "{a..%}" has "}" at index 5: a brace range takes letters or digits, such as {a..c} or {1..9}');
     expectError(() => globMatch('"a"', 'x'), SyntaxError, 'globMatch: glob pattern "\\"a\\"" has "\\"" at index 0: quoted text is not supported');
