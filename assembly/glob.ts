@@ -7,14 +7,14 @@ import {
   translate, translateWorkspaceSize, translateSourceCapacity, lastErrorIndex, FLAG_NEGATED, FLAG_INVALID,
   GLOB_UNSUPPORTED, GLOB_NO_SPACE,
 } from "./glob/translate";
+import { compileRegex, classBytesUsed, REGEX_INVALID, I_CLASS, INSTR_SIZE } from "./glob/regex";
 import {
-  compileRegex, literalPrefix, literalSuffix, literalInfix, classBytesUsed, slashMin, slashMax, unitsAfterPrefix,
-  suffixKeys, suffixKey, SLASHES_UNBOUNDED, REGEX_INVALID, I_CLASS, INSTR_SIZE } from "./glob/regex";
+  literalPrefix, literalSuffix, literalInfix, slashMin, slashMax, unitsAfterPrefix, suffixKeys, suffixKey,
+  SLASHES_UNBOUNDED,
+} from "./glob/facts";
 import { runProgram, vmWorkspaceSize } from "./glob/vm";
-import {
-  analyze, addUnitTo, fillSet, run as runDfa, resetCache, inSet, dfaScratchBytes, F_CLASS_COUNT, F_CACHE_BYTES,
-  F_FIRST, F_LAST, FACTS_END,
-} from "./glob/dfa";
+import { run as runDfa, resetCache, dfaScratchBytes, F_CACHE_BYTES, F_FIRST, F_LAST, FACTS_END } from "./glob/dfa";
+import { analyze, addUnitTo, fillSet, inSet } from "./glob/analyze";
 import { utf8LengthUtf16 } from "./utf8";
 
 /** Longest pattern, in UTF-8 bytes (picomatch's limit is the same number, in UTF-16 units). */

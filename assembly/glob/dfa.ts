@@ -8,7 +8,7 @@
 // fills, it is flushed and rebuilt from the current kernel (RE2's approach), so memory stays fixed.
 
 import { Ch, unitAt, isLineTerminator } from "./text";
-import { I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_SPLIT, I_JMP, I_ASSERT, I_MATCH, INSTR_SIZE } from "./regex";
+import { I_JMP, I_SPLIT, I_ASSERT, I_MATCH, INSTR_SIZE } from "./regex";
 import { consumes } from "./vm";
 
 /** Largest program (instructions) that gets a DFA; larger ones run on the Pike VM alone. */
@@ -17,9 +17,10 @@ const MAX_STATES: i32 = 128;
 const MAX_AV: i32 = 16;
 const HASH_SLOTS: i32 = 256;
 const NO_AV: u8 = 0xff;
-const SPECIAL: u8 = 0x80; // class-map flag: `.`, `/`, `\n`, `\r`
+/** Class-map flag (analyze.ts sets it): `.`, `/`, `\n`, `\r` need their position's own vector. */
+export const SPECIAL: u8 = 0x80;
 
-// Program facts written at compile time (byte offsets in the program header).
+// Program facts analyze.ts writes at compile time (byte offsets in the program header).
 export const F_ASSERT_MASK: usize = 64;
 export const F_CLASS_COUNT: usize = 68; // 0: no DFA
 export const F_FIRST: usize = 72; // u32[4] ASCII bits, then i32 "may be non-ASCII"
@@ -41,206 +42,6 @@ const C_STATES: usize = 0, C_AVS: usize = 4, C_WORDS: usize = 8, C_CLASSES: usiz
 export function cacheBytes(count: i32, classes: i32): i32 {
   if (classes == 0) return 0;
   return <i32>C_ROWS + MAX_STATES * (MAX_AV * classes * 2 + words(count) * 4);
-}
-
-// ---- compile-time analysis --------------------------------------------------------------------
-
-/** Adds the unit `c` to the first/last set at `set`. */
-export function addUnitTo(set: usize, c: u32): void {
-  if (c < 128) store<u32>(set + ((c >> 5) << 2), load<u32>(set + ((c >> 5) << 2)) | (1 << (c & 31)));
-  else store<i32>(set + 16, 1);
-}
-
-const ALL_ASCII = i32x4.splat(-1);
-const bitsScratch: usize = memory.data(32, 16);
-
-/**
- * The ASCII units the consuming instruction at `ins` accepts, as a 128-bit mask, into bitsScratch;
- * returns whether it may accept a unit above 127.
- */
-function instrBits(base: usize, ins: usize): bool {
-  const op = load<i32>(ins);
-  v128.store(bitsScratch, v128.xor(ALL_ASCII, ALL_ASCII));
-  if (op == I_CHAR) {
-    const c = <u32>load<i32>(ins, 4);
-    if (c >= 128) return true;
-    store<u32>(bitsScratch + ((c >> 5) << 2), 1 << (c & 31));
-    return false;
-  }
-  if (op == I_CLASS) {
-    const rec = base + <usize>load<i32>(ins, 4);
-    v128.store(bitsScratch, v128.load(rec + 8));
-    return load<i32>(rec) != 0 || load<i32>(rec, 4) > 0;
-  }
-  v128.store(bitsScratch, ALL_ASCII);
-  if (op == I_NOT_SLASH || op == I_NOT_DOT_SLASH) clearBit(Ch.SLASH);
-  if (op == I_NOT_DOT_SLASH) clearBit(Ch.DOT);
-  if (op == I_ANY) { clearBit(10); clearBit(13); }
-  return true;
-}
-
-@inline function clearBit(c: u32): void {
-  store<u32>(bitsScratch + ((c >> 5) << 2), load<u32>(bitsScratch + ((c >> 5) << 2)) & ~(1 << (c & 31)));
-}
-
-/** Adds every unit the consuming instruction at `ins` accepts to the set at `set`. */
-function addInstrTo(set: usize, base: usize, ins: usize): void {
-  const high = instrBits(base, ins);
-  v128.store(set, v128.or(v128.load(set), v128.load(bitsScratch)));
-  if (high) store<i32>(set + 16, 1);
-}
-
-/**
- * Marks (one byte per instruction at `into`) the instructions from which MATCH is reachable without
- * consuming, every assertion taken as true: propagated backwards until nothing changes.
- */
-function markReachesMatch(code: usize, count: i32, into: usize): void {
-  memory.fill(into, 0, <usize>count + 1);
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (let at = count - 1; at >= 0; at--) {
-      if (load<u8>(into + <usize>at) != 0) continue;
-      const ins = code + <usize>at * INSTR_SIZE;
-      const op = load<i32>(ins);
-      let r = false;
-      if (op == I_MATCH) r = true;
-      else if (op == I_JMP) r = load<u8>(into + <usize>load<i32>(ins, 4)) != 0;
-      else if (op == I_SPLIT) r = load<u8>(into + <usize>load<i32>(ins, 4)) != 0 || load<u8>(into + <usize>load<i32>(ins, 8)) != 0;
-      else if (op == I_ASSERT) r = load<u8>(into + <usize>(at + 1)) != 0;
-      if (r) { store<u8>(into + <usize>at, 1); changed = true; }
-    }
-  }
-}
-
-/**
- * Writes the program's facts: the assertion kinds it uses, the units a match can start and end
- * with (for the set prefilter), and, for programs small enough, the ASCII unit classes of its DFA.
- * `scratch` holds max(9 * count + 16, 512 + 16 * count) bytes.
- */
-export function analyze(program: usize, code: usize, count: i32, scratch: usize): void {
-  const first = program + F_FIRST, last = program + F_LAST;
-  memory.fill(program + F_ASSERT_MASK, 0, FACTS_END - F_ASSERT_MASK);
-  const seen = scratch, stack = scratch + <usize>count + 8;
-  let mask = 0;
-  for (let i = 0; i < count; i++) {
-    const ins = code + <usize>i * INSTR_SIZE;
-    const op = load<i32>(ins);
-    if (op == I_ASSERT) mask |= 1 << (load<i32>(ins, 4) - 1);
-  }
-  store<i32>(program + F_ASSERT_MASK, mask);
-  // First units: consuming instructions reachable from the start without consuming.
-  memory.fill(seen, 0, <usize>count);
-  let sp = 0;
-  store<i32>(stack, 0);
-  sp = count > 0 ? 1 : 0;
-  while (sp > 0) {
-    const at = load<i32>(stack + (<usize>(--sp) << 2));
-    if (load<u8>(seen + <usize>at) != 0) continue;
-    store<u8>(seen + <usize>at, 1);
-    const ins = code + <usize>at * INSTR_SIZE;
-    const op = load<i32>(ins);
-    if (op == I_JMP) store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-    else if (op == I_SPLIT) {
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 8));
-    } else if (op == I_ASSERT) store<i32>(stack + (<usize>(sp++) << 2), at + 1);
-    else if (op != I_MATCH) addInstrTo(first, program, ins);
-  }
-  // Last units: consuming instructions after which MATCH is reachable without consuming.
-  markReachesMatch(code, count, seen);
-  for (let i = 0; i < count; i++) {
-    const ins = code + <usize>i * INSTR_SIZE;
-    const op = load<i32>(ins);
-    if (op == I_CHAR || op == I_CLASS || op == I_ANY || op == I_NOT_SLASH || op == I_NOT_DOT_SLASH) {
-      if (load<u8>(seen + <usize>(i + 1)) != 0) addInstrTo(last, program, ins);
-    }
-  }
-  if (count > DFA_MAX_INSTRUCTIONS) return;
-  // ASCII unit classes: units accepted by exactly the same instructions share a class. Refine one
-  // partition instruction by instruction. A mask and its complement split the same way, so a mask
-  // with few members (or few non-members: [^/], .) only moves those units; others take a full pass.
-  const map = program + F_CLASS_MAP;
-  memory.fill(map, 0, 128);
-  const sizes = scratch; // u8 per class: how many units it has
-  const hits = scratch + 128; // u8 per class: members of the current mask in it
-  const moved = scratch + 256; // u8 per class: the new class its members go to, + 1
-  const seenMasks = scratch + 384; // distinct masks already applied (refining twice changes nothing)
-  const few = scratch + 384 + 16 * <usize>count; // the minority units of the current mask
-  memory.fill(sizes, 0, 128);
-  store<u8>(sizes, 128);
-  let distinct = 0;
-  let classes = 1;
-  for (let i = 0; i < count; i++) {
-    const ins = code + <usize>i * INSTR_SIZE;
-    const op = load<i32>(ins);
-    if (op == I_SPLIT || op == I_JMP || op == I_ASSERT || op == I_MATCH) continue;
-    instrBits(program, ins);
-    const bits = v128.load(bitsScratch);
-    let again = false;
-    for (let d = 0; d < distinct && !again; d++) again = !v128.any_true(v128.xor(v128.load(seenMasks + (<usize>d << 4)), bits));
-    if (again) continue;
-    v128.store(seenMasks + (<usize>(distinct++) << 4), bits);
-    classes = refine(map, bits, sizes, hits, moved, few, classes);
-  }
-  // Units whose position needs its own assertion vector are flagged in bit 7 (classes < 128).
-  store<u8>(map + Ch.DOT, load<u8>(map + Ch.DOT) | SPECIAL);
-  store<u8>(map + Ch.SLASH, load<u8>(map + Ch.SLASH) | SPECIAL);
-  store<u8>(map + 10, load<u8>(map + 10) | SPECIAL);
-  store<u8>(map + 13, load<u8>(map + 13) | SPECIAL);
-  store<i32>(program + F_CLASS_COUNT, classes);
-  store<i32>(program + F_CACHE_BYTES, cacheBytes(count, classes));
-}
-
-/**
- * Splits every class of the partition in `map` by membership in the 128-bit mask `bits`; returns
- * the new class count. Only the mask's minority side is visited.
- */
-function refine(map: usize, bits: v128, sizes: usize, hits: usize, moved: usize, few: usize, classes: i32): i32 {
-  // Count members; if more than half, work with the complement (same partition).
-  const count = <i32>(popcnt(i64x2.extract_lane(bits, 0)) + popcnt(i64x2.extract_lane(bits, 1)));
-  if (count == 0 || count == 128) return classes;
-  if (count > 64) bits = v128.not(bits);
-  let n = 0;
-  for (let w: u32 = 0; w < 4; w++) {
-    let word = i32x4.extract_lane(bits, 0);
-    if (w == 1) word = i32x4.extract_lane(bits, 1);
-    else if (w == 2) word = i32x4.extract_lane(bits, 2);
-    else if (w == 3) word = i32x4.extract_lane(bits, 3);
-    while (word != 0) {
-      store<u8>(few + <usize>(n++), <u8>((w << 5) + ctz(word)));
-      word &= word - 1;
-    }
-  }
-  memory.fill(hits, 0, <usize>classes);
-  memory.fill(moved, 0, <usize>classes);
-  for (let k = 0; k < n; k++) {
-    const cls = <usize>load<u8>(map + <usize>load<u8>(few + <usize>k));
-    store<u8>(hits + cls, load<u8>(hits + cls) + 1);
-  }
-  for (let k = 0; k < n; k++) {
-    const c = <usize>load<u8>(few + <usize>k);
-    const cls = <usize>load<u8>(map + c);
-    if (load<u8>(hits + cls) == load<u8>(sizes + cls)) continue; // the whole class: no split
-    let to = <i32>load<u8>(moved + cls);
-    if (to == 0) { to = ++classes; store<u8>(moved + cls, <u8>to); }
-    store<u8>(map + c, <u8>(to - 1));
-    store<u8>(sizes + cls, load<u8>(sizes + cls) - 1);
-    store<u8>(sizes + <usize>(to - 1), load<u8>(sizes + <usize>(to - 1)) + 1);
-  }
-  return classes;
-}
-
-/** Makes a first/last set accept everything. */
-export function fillSet(set: usize): void {
-  memory.fill(set, 0xff, 16);
-  store<i32>(set + 16, 1);
-}
-
-/** Whether the unit `c` may be in the first/last set at `set`. */
-@inline export function inSet(set: usize, c: u32): bool {
-  if (c < 128) return (load<u32>(set + ((c >> 5) << 2)) & (1 << (c & 31))) != 0;
-  return load<i32>(set + 16) != 0;
 }
 
 // ---- per-path assertion vectors ---------------------------------------------------------------

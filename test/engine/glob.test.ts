@@ -126,6 +126,13 @@ describe('compileGlobs', () => {
     }
   });
 
+  it('X-07 answers do not depend on which paths taught the DFA first (overlapping brackets)', () => {
+    // Regression: [abc] then [ab] once left b and c in one DFA unit class, so after 'ab' the cached
+    // transition also accepted 'ac'.
+    expect(compileGlobs(['[abc][ab]']).matchAll(['ab', 'ac', 'cb', 'cc'])).toEqual([[0], [], [0], []]);
+    expect(compileGlobs(['[] [!a][] [^b]**']).matchAll(['[]', ' a b'])).toEqual([[0], []]);
+  });
+
   it('an empty set compiles and matches nothing', () => {
     const empty = compileGlobs([]);
     expect(empty.matchAll(['a', ''])).toEqual([[], []]);
