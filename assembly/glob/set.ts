@@ -1,0 +1,269 @@
+// Matching compiled globs: paths are normalized, each (path, pattern) pair goes through the
+// prefilters in order of cost, and what survives runs the pattern's lazily built DFA (dfa.ts) or,
+// for very large programs, the Pike VM (vm.ts). A set adds candidate masks, so most patterns are
+// never looked at for a given path.
+
+import { Ch, unitAt, isLineTerminator } from "./text";
+import { suffixKey } from "./facts";
+import { runProgram, vmWorkspaceSize } from "./vm";
+import { run as runDfa, resetCache, dfaScratchBytes, F_CACHE_BYTES, F_FIRST, F_LAST } from "./dfa";
+import { inSet } from "./analyze";
+import {
+  P_FLAGS, P_COUNT, P_CODE, P_TEXT, P_TEXT_LEN, P_PREFIX, P_PREFIX_LEN, P_SUFFIX, P_SUFFIX_LEN, P_INFIX,
+  P_INFIX_LEN, P_SLASH_MIN, P_SLASH_MAX, P_KEYS, P_KEY_COUNT, P_AFTER, PROGRAM_NEGATED, PROGRAM_NEVER,
+  SUFFIX_OPT_SLASH,
+} from "./program";
+
+/** Scratch bytes globMatch / globMatchSet need for this program. */
+export function globMatchWorkspace(program: usize): usize {
+  return vmWorkspaceSize(load<i32>(program + P_COUNT));
+}
+
+let normStart: usize = 0;
+
+/** `\` → `/` in place, then leading `./` removed; returns the remaining length (start in normStart). */
+let pathSlashes: i32 = 0;
+
+/**
+ * `\` → `/` in place, then leading `./` removed; returns the remaining length (start in normStart,
+ * its number of `/` in pathSlashes).
+ */
+function normalize(path: usize, units: i32): i32 {
+  let slashes = 0;
+  const slash = i16x8.splat(<i16>Ch.SLASH), backslash = i16x8.splat(<i16>Ch.BACKSLASH);
+  let i = 0;
+  for (; i + 8 <= units; i += 8) {
+    const at = path + (<usize>i << 1);
+    const v = v128.load(at);
+    const back = i16x8.eq(v, backslash);
+    if (v128.any_true(back)) v128.store(at, v128.bitselect(slash, v, back));
+    slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(v128.load(at), slash)));
+  }
+  for (; i < units; i++) {
+    const c = unitAt(path, i);
+    if (c == Ch.BACKSLASH) { store<u16>(path + (<usize>i << 1), Ch.SLASH); slashes++; }
+    else if (c == Ch.SLASH) slashes++;
+  }
+  let p = path, n = units;
+  while (n >= 2 && unitAt(p, 0) == Ch.DOT && unitAt(p, 1) == Ch.SLASH) { p += 4; n -= 2; slashes--; }
+  normStart = p;
+  pathSlashes = slashes;
+  return n;
+}
+
+function noLineTerminator(path: usize, n: i32): bool {
+  for (let i = 0; i < n; i++) if (isLineTerminator(unitAt(path, i))) return false;
+  return true;
+}
+
+/**
+ * The decision for one normalized, non-empty path. `cache` is the program's DFA cache (0: run the
+ * Pike VM), `avs` the path's assertion vectors.
+ */
+function decide(program: usize, path: usize, n: i32, work: usize, cache: usize, avs: usize): bool {
+  const textLen = load<i32>(program + P_TEXT_LEN);
+  if (textLen == n && memory.compare(program + <usize>load<i32>(program + P_TEXT), path, <usize>n << 1) == 0) return true;
+  const flags = load<i32>(program + P_FLAGS);
+  if ((flags & PROGRAM_NEVER) != 0) return false;
+  if ((flags & PROGRAM_NEGATED) != 0) return !execute(program, path, n, work, cache, avs) && noLineTerminator(path, n);
+  if (pathSlashes < load<i32>(program + P_SLASH_MIN) || pathSlashes > load<i32>(program + P_SLASH_MAX)) return false;
+  const prefixLen = load<i32>(program + P_PREFIX_LEN);
+  if (prefixLen > 0) {
+    if (n < prefixLen || !unitsEqual(program + <usize>load<i32>(program + P_PREFIX), path, prefixLen)) return false;
+  }
+  if (n > prefixLen ? !inSet(program + P_AFTER, unitAt(path, prefixLen)) : load<i32>(program + P_AFTER + 20) == 0) return false;
+  const suffixWord = load<i32>(program + P_SUFFIX_LEN);
+  if (suffixWord != 0 && !suffixHolds(program + <usize>load<i32>(program + P_SUFFIX), suffixWord, path, n)) return false;
+  const infixLen = load<i32>(program + P_INFIX_LEN);
+  if (infixLen > 0 && !contains(path, n, program + <usize>load<i32>(program + P_INFIX), infixLen)) return false;
+  return execute(program, path, n, work, cache, avs);
+}
+
+function unitsEqual(a: usize, b: usize, len: i32): bool {
+  let i = 0;
+  for (; i + 4 <= len; i += 4) if (load<u64>(a + (<usize>i << 1)) != load<u64>(b + (<usize>i << 1))) return false;
+  for (; i < len; i++) if (load<u16>(a + (<usize>i << 1)) != load<u16>(b + (<usize>i << 1))) return false;
+  return true;
+}
+
+/** Whether the needle occurs in the path; the first unit is searched 8 at a time. */
+function contains(path: usize, n: i32, needle: usize, len: i32): bool {
+  const first = load<u16>(needle);
+  const splat = i16x8.splat(<i16>first);
+  const last = n - len; // last possible start
+  let i = 0;
+  for (; i + 8 <= last + 1; i += 8) {
+    let hits = i16x8.bitmask(i16x8.eq(v128.load(path + (<usize>i << 1)), splat));
+    while (hits != 0) {
+      const at = i + <i32>ctz(hits);
+      hits &= hits - 1;
+      if (unitsEqual(path + (<usize>at << 1), needle, len)) return true;
+    }
+  }
+  for (; i <= last; i++) {
+    if (load<u16>(path + (<usize>i << 1)) == first && unitsEqual(path + (<usize>i << 1), needle, len)) return true;
+  }
+  return false;
+}
+
+function execute(program: usize, path: usize, n: i32, work: usize, cache: usize, avs: usize): bool {
+  const count = load<i32>(program + P_COUNT);
+  const code = program + <usize>load<i32>(program + P_CODE);
+  if (cache != 0) {
+    const r = runDfa(program, code, count, cache, path, n, work);
+    if (r >= 0) return r == 1;
+  }
+  return runProgram(program, code, count, path, n, work);
+}
+
+function suffixHolds(suffix: usize, word: i32, path: usize, n: i32): bool {
+  const len = word & ~SUFFIX_OPT_SLASH;
+  let end = n;
+  if ((word & SUFFIX_OPT_SLASH) != 0 && n > 0 && unitAt(path, n - 1) == Ch.SLASH) {
+    if (endsWithReversed(suffix, len, path, n)) return true;
+    end = n - 1;
+  }
+  return endsWithReversed(suffix, len, path, end);
+}
+
+@inline function endsWithReversed(suffix: usize, len: i32, path: usize, end: i32): bool {
+  if (end < len) return false;
+  for (let i = 0; i < len; i++) if (unitAt(suffix, i) != unitAt(path, end - 1 - i)) return false;
+  return true;
+}
+
+/**
+ * Whether `program` matches the path at `path` (`units` UTF-16 units). The path is normalized in
+ * place (`\` → `/`). `work` holds globMatchWorkspace(program) bytes. Returns 1 or 0.
+ */
+export function globMatch(program: usize, path: usize, units: i32, work: usize): i32 {
+  const n = normalize(path, units);
+  if (n == 0) return 0;
+  return decide(program, normStart, n, work, 0, 0) ? 1 : 0;
+}
+
+// A set's cache region: candidate masks (for each ASCII unit and one slot for the rest, the
+// programs whose first/last sets hold it, ceil(count / 32) words each), then each program's DFA cache.
+// Then an "always" mask (programs without suffix keys) and SUFFIX_BUCKETS masks of programs by the
+// hash of a key (a collision only adds candidates).
+const MASK_SLOTS: usize = 129;
+const SUFFIX_BUCKETS: usize = 1024;
+
+@inline function maskBytes(count: i32): usize {
+  return (MASK_SLOTS * 2 + 1 + SUFFIX_BUCKETS) * (<usize>((count + 31) >>> 5) << 2);
+}
+
+@inline function bucketOf(key: u32): usize {
+  return <usize>(((key * 0x9e3779b1) >>> 22) & <u32>(SUFFIX_BUCKETS - 1));
+}
+
+@inline function programAt(set: usize, i: i32): usize {
+  return set + <usize>load<u32>(set + (<usize>i << 2));
+}
+
+/** Bytes of cache a set needs: candidate masks plus every program's DFA cache. */
+export function globSetCacheBytes(set: usize, count: i32): usize {
+  let total = maskBytes(count);
+  for (let i = 0; i < count; i++) total += <usize>load<i32>(programAt(set, i) + F_CACHE_BYTES);
+  return total;
+}
+
+/** Builds a set's candidate masks and empties its DFA caches; call it whenever the set (re)enters memory at `set`. */
+export function globSetCacheReset(set: usize, count: i32, cache: usize): void {
+  const words = <usize>((count + 31) >>> 5);
+  const firstMasks = cache, lastMasks = cache + MASK_SLOTS * (words << 2);
+  memory.fill(cache, 0, maskBytes(count));
+  for (let i = 0; i < count; i++) {
+    const program = programAt(set, i);
+    const word = <usize>(i >>> 5) << 2, bit: u32 = 1 << (i & 31);
+    for (let c: u32 = 0; c <= 128; c++) {
+      const row = <usize>c * (words << 2) + word;
+      if (inSet(program + F_FIRST, c)) store<u32>(firstMasks + row, load<u32>(firstMasks + row) | bit);
+      if (inSet(program + F_LAST, c)) store<u32>(lastMasks + row, load<u32>(lastMasks + row) | bit);
+    }
+  }
+  const always = lastMasks + MASK_SLOTS * (words << 2);
+  const buckets = always + (words << 2);
+  for (let i = 0; i < count; i++) {
+    const program = programAt(set, i);
+    const word = <usize>(i >>> 5) << 2, bit: u32 = 1 << (i & 31);
+    const keyCount = load<i32>(program + P_KEY_COUNT);
+    const textLen = load<i32>(program + P_TEXT_LEN);
+    if (keyCount < 0 || textLen < 2) { store<u32>(always + word, load<u32>(always + word) | bit); continue; }
+    const keys = program + <usize>load<i32>(program + P_KEYS);
+    for (let k = 0; k <= keyCount; k++) {
+      // The pattern text's own last two units are a key too: a path equal to it always matches.
+      const text = program + <usize>load<i32>(program + P_TEXT);
+      const key = k < keyCount ? load<u32>(keys + (<usize>k << 2)) : suffixKey(unitAt(text, textLen - 1), unitAt(text, textLen - 2));
+      const mask = buckets + bucketOf(key) * (words << 2) + word;
+      store<u32>(mask, load<u32>(mask) | bit);
+    }
+  }
+  let at = cache + maskBytes(count);
+  for (let i = 0; i < count; i++) {
+    const program = programAt(set, i);
+    const bytes = <usize>load<i32>(program + F_CACHE_BYTES);
+    if (bytes > 0) resetCache(program, at);
+    at += bytes;
+  }
+}
+
+/** Scratch bytes globMatchSet needs for this set and paths of at most `maxUnits` units. */
+export function globSetWorkspace(set: usize, count: i32, maxUnits: i32): usize {
+  let most: usize = 16;
+  for (let i = 0; i < count; i++) {
+    const instructions = load<i32>(programAt(set, i) + P_COUNT);
+    most = max(most, max(vmWorkspaceSize(instructions), dfaScratchBytes(instructions)));
+  }
+  return ((most + 7) & ~<usize>7) + <usize>count * 4 + <usize>maxUnits + 16;
+}
+
+/**
+ * Matches `pathCount` packed paths (UTF-16 at `paths`, unit offsets at `offsets`, pathCount + 1
+ * entries) against the `count` programs of a set (u32 byte offsets from `set` at `set`). For each
+ * path, ceil(count / 32) u32 words of bits go to `out`: bit i set when program i matches. Paths are
+ * normalized in place. `work` holds globSetWorkspace(set, count, longest path) bytes; `cache` holds
+ * globSetCacheBytes(set, count) bytes, reset by globSetCacheReset when the set was placed.
+ */
+export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usize, pathCount: i32, out: usize, work: usize, cache: usize): void {
+  const words = (count + 31) >>> 5;
+  const rowBytes = <usize>words << 2;
+  const firstMasks = cache, lastMasks = cache + MASK_SLOTS * rowBytes;
+  const always = lastMasks + MASK_SLOTS * rowBytes, buckets = always + rowBytes;
+  // Per-program cache addresses, then the path's assertion vectors, then the matchers' scratch.
+  const caches = work;
+  let at = cache + maskBytes(count);
+  for (let i = 0; i < count; i++) {
+    const bytes = <usize>load<i32>(programAt(set, i) + F_CACHE_BYTES);
+    store<u32>(caches + (<usize>i << 2), bytes > 0 ? <u32>at : 0);
+    at += bytes;
+  }
+  const avs = caches + <usize>count * 4;
+  for (let p = 0; p < pathCount; p++) {
+    const from = load<u32>(offsets + (<usize>p << 2));
+    const to = load<u32>(offsets + (<usize>(p + 1) << 2));
+    const bits = out + <usize>p * rowBytes;
+    memory.fill(bits, 0, rowBytes);
+    const n = normalize(paths + (<usize>from << 1), <i32>(to - from));
+    if (n == 0) continue;
+    const path = normStart;
+    const scratch = (avs + <usize>n + 16) & ~<usize>7;
+    const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
+    const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
+    // A path ending in `/` may match a pattern's optional trailing slash: no suffix filter then.
+    const keyed = n >= 2 && last != Ch.SLASH;
+    const bucketRow = keyed ? buckets + bucketOf(suffixKey(unitAt(path, n - 1), unitAt(path, n - 2))) * rowBytes : 0;
+    for (let w = 0; w < words; w++) {
+      let candidates = load<u32>(firstRow + (<usize>w << 2)) & load<u32>(lastRow + (<usize>w << 2));
+      if (keyed) candidates &= load<u32>(always + (<usize>w << 2)) | load<u32>(bucketRow + (<usize>w << 2));
+      let hits: u32 = 0;
+      while (candidates != 0) {
+        const bit = ctz(candidates);
+        candidates &= candidates - 1;
+        const i = (w << 5) + <i32>bit;
+        if (decide(programAt(set, i), path, n, scratch, <usize>load<u32>(caches + (<usize>i << 2)), avs)) hits |= 1 << bit;
+      }
+      store<u32>(bits + (<usize>w << 2), hits);
+    }
+  }
+}
