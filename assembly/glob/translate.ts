@@ -4,6 +4,8 @@
 // quirk of each, decides what a pattern matches. This file reproduces the text those routes
 // produce for the syntax we support, so the result can be checked against picomatch's own output
 // byte for byte; regex.ts then compiles that text to a program that matches without backtracking.
+// The two fast routes are in fastpaths.ts, the token records in tokens.ts; this file has the
+// tokenizer and the entry point.
 //
 // Syntax we do not support is rejected with the index of the offending unit instead of being
 // guessed at: extglobs and regex groups (`(`, `)`, `|`, `+(`…), quotes, POSIX classes, backslash
@@ -12,11 +14,18 @@
 // path, NUL, and brace ranges whose ends are not letters or digits.
 
 import {
-  Buf, Ch, unitAt, spanEqualsStr, lastIndexOfUnit, indexOfUnit, isWordUnit, isAlnumUnit,
-  isLineTerminator, DOT_LITERAL, SLASH_LITERAL, PLUS_LITERAL, ONE_CHAR, QMARK, QMARK_NO_DOT, STAR,
-  NO_DOT, NO_DOTS, NO_DOT_SLASH, NO_DOTS_SLASH, GLOBSTAR_NO_DOT, GLOBSTAR_DOT, MAYBE_SLASH,
+  Ch, unitAt, spanEqualsStr, lastIndexOfUnit, indexOfUnit, isWordUnit, isAlnumUnit, DOT_LITERAL, SLASH_LITERAL,
+  PLUS_LITERAL, ONE_CHAR, QMARK, QMARK_NO_DOT, STAR, NO_DOT, NO_DOT_SLASH, NO_DOTS_SLASH, GLOBSTAR_NO_DOT,
+  GLOBSTAR_DOT, MAYBE_SLASH,
 } from "./text";
 import { validClass } from "./classes";
+import {
+  T, F_STAR, F_POSIX, F_COMMA, F_DOTS, TY, VP, VL, OP, OL, PREV, FL, OI, TI, TOKEN_SIZE, values, outputs, out,
+  markFailed, hasFailed, resetTokens, get, put, typeOf, hasOutput, stash, newToken, tokStr, appendValue,
+  appendOutput, appendOutputStr, setOutputStr, setValueStr, emitted, emit, outStr, outTruncate, isRegexSpecial,
+  escapeInto, escapeLast,
+} from "./tokens";
+import { fastCreate, replaced, simpleRoute, fastOverflowed } from "./fastpaths";
 
 /** Status codes (negative); `errorIndex` tells where an unsupported construct starts. */
 export const GLOB_EMPTY: i32 = -1;
@@ -28,8 +37,6 @@ export const FLAG_DOT: i32 = 1;
 export const FLAG_NEGATED: i32 = 2;
 /** The source is certainly not a valid RegExp (an unclosed brace leaves an open group). */
 export const FLAG_INVALID: i32 = 4;
-
-const TOKEN_SIZE: usize = 40;
 
 // Workspace per pattern unit (n = units + 16): two string arenas of ARENA_UNITS units each, up to
 // 3n token records, a token list of 4n entries (the tail is expandRange's scratch) and two stacks.
@@ -51,26 +58,14 @@ export function lastErrorIndex(): i32 {
   return errorIndex;
 }
 
-// ---- tokens -----------------------------------------------------------------------------------
+// ---- the tokenizer's state (picomatch's `state`, `tokens`, `braces` and `stack`) -------------------
 
-const enum T { BOS = 1, TEXT, SLASH, DOT, DOTS, STAR, GLOBSTAR, QMARK, BRACKET, BRACE, COMMA, PLUS, MAYBE_SLASH }
-const F_STAR: i32 = 1, F_POSIX: i32 = 2, F_COMMA: i32 = 4, F_DOTS: i32 = 8;
-// Record fields (i32): type, value ptr, value len, output ptr, output len (-1: none), prev token,
-// flags, output index (braces), tokens index (braces), spare.
-const TY = 0, VP = 4, VL = 8, OP = 12, OL = 16, PREV = 20, FL = 24, OI = 28, TI = 32;
-
-let pool: usize = 0; // token records
-let poolCount: i32 = 0;
 let list: usize = 0; // the `tokens` array: record indices
 let listLen: i32 = 0;
 let braceStack: usize = 0; // open brace record indices
 let braceLen: i32 = 0;
 let kindStack: usize = 0; // picomatch's `stack`: 1 = brackets, 2 = braces
 let kindLen: i32 = 0;
-
-const values = changetype<Buf>(memory.data(16, 8)); // token values
-const outputs = changetype<Buf>(memory.data(16, 8)); // token outputs
-const out = changetype<Buf>(memory.data(16, 8)); // state.output
 
 let input: usize = 0;
 let len: i32 = 0;
@@ -83,132 +78,6 @@ let backtrack = false;
 let negated = false;
 let invalid = false;
 let prev: i32 = 0;
-let failed = false; // out of workspace
-
-@inline function rec(t: i32): usize {
-  return pool + <usize>t * TOKEN_SIZE;
-}
-@inline function get(t: i32, f: usize): i32 {
-  return load<i32>(rec(t) + f);
-}
-@inline function put(t: i32, f: usize, v: i32): void {
-  store<i32>(rec(t) + f, v);
-}
-@inline function typeOf(t: i32): i32 {
-  return get(t, TY);
-}
-@inline function hasOutput(t: i32): bool {
-  return get(t, OL) >= 0;
-}
-
-/** Copies a span into an arena; returns its new pointer. */
-function stash(arena: Buf, src: usize, n: i32): usize {
-  const at = arena.end();
-  if (!arena.push(src, n)) failed = true;
-  return at;
-}
-
-function newToken(type: i32, vp: usize, vl: i32, op: usize, ol: i32): i32 {
-  const t = poolCount++;
-  put(t, TY, type);
-  put(t, VP, <i32>stash(values, vp, vl));
-  put(t, VL, vl);
-  if (ol >= 0) {
-    put(t, OP, <i32>stash(outputs, op, ol));
-    put(t, OL, ol);
-  } else {
-    put(t, OP, 0);
-    put(t, OL, -1);
-  }
-  put(t, PREV, 0);
-  put(t, FL, 0);
-  put(t, OI, 0);
-  put(t, TI, 0);
-  return t;
-}
-
-function tokStr(type: i32, value: string, output: string | null): i32 {
-  if (output === null) return newToken(type, changetype<usize>(value), value.length, 0, -1);
-  return newToken(type, changetype<usize>(value), value.length, changetype<usize>(output), output.length);
-}
-
-/** Appends to a token's value (in place when it is the arena's last string). */
-function appendValue(t: i32, src: usize, n: i32): void {
-  const vp = <usize>get(t, VP), vl = get(t, VL);
-  if (vp + (<usize>vl << 1) == values.end()) {
-    if (!values.push(src, n)) failed = true;
-  } else {
-    const at = stash(values, vp, vl);
-    stash(values, src, n);
-    put(t, VP, <i32>at);
-  }
-  put(t, VL, vl + n);
-}
-
-/** Appends to a token's output; a missing output counts as its value (JavaScript's `||`). */
-function appendOutput(t: i32, src: usize, n: i32): void {
-  let op = <usize>get(t, OP), ol = get(t, OL);
-  if (ol <= 0) {
-    // `(prev.output || prev.value) + x` for merges; `output += x` never meets a missing output.
-    op = stash(outputs, <usize>get(t, VP), get(t, VL));
-    ol = get(t, VL);
-    put(t, OP, <i32>op);
-  }
-  if (op + (<usize>ol << 1) == outputs.end()) {
-    if (!outputs.push(src, n)) failed = true;
-  } else {
-    const at = stash(outputs, op, ol);
-    stash(outputs, src, n);
-    put(t, OP, <i32>at);
-  }
-  put(t, OL, ol + n);
-}
-
-function appendOutputStr(t: i32, s: string): void {
-  // `output += s` on a token whose output exists (possibly empty).
-  const op = <usize>get(t, OP), ol = get(t, OL);
-  if (ol == 0) {
-    put(t, OP, <i32>stash(outputs, changetype<usize>(s), s.length));
-    put(t, OL, s.length);
-    return;
-  }
-  if (op + (<usize>ol << 1) == outputs.end()) {
-    if (!outputs.push(changetype<usize>(s), s.length)) failed = true;
-  } else {
-    const at = stash(outputs, op, ol);
-    stash(outputs, changetype<usize>(s), s.length);
-    put(t, OP, <i32>at);
-  }
-  put(t, OL, ol + s.length);
-}
-
-function setOutputStr(t: i32, s: string): void {
-  put(t, OP, <i32>stash(outputs, changetype<usize>(s), s.length));
-  put(t, OL, s.length);
-}
-
-function setValueStr(t: i32, s: string): void {
-  put(t, VP, <i32>stash(values, changetype<usize>(s), s.length));
-  put(t, VL, s.length);
-}
-
-/** Length of what a token contributes to the output: output if present, else value. */
-function emitted(t: i32): i32 {
-  return hasOutput(t) ? get(t, OL) : get(t, VL);
-}
-
-function emit(t: i32): void {
-  if (hasOutput(t)) { if (!out.push(<usize>get(t, OP), get(t, OL))) failed = true; }
-  else if (!out.push(<usize>get(t, VP), get(t, VL))) failed = true;
-}
-
-function outStr(s: string): void {
-  if (!out.pushStr(s)) failed = true;
-}
-
-function outTruncate(by: i32): void {
-  out.len = max(0, out.len - by);
-}
 
 // ---- the tokenizer's helpers ------------------------------------------------------------------
 
@@ -252,13 +121,6 @@ function unsupported(at: i32): i32 {
   return GLOB_UNSUPPORTED;
 }
 
-/** REGEX_SPECIAL_CHARS: `- * + ? . ^ $ { } ( | ) [ ]`. */
-function isRegexSpecial(c: u32): bool {
-  return c == Ch.DASH || c == Ch.STAR || c == Ch.PLUS || c == Ch.QMARK || c == Ch.DOT || c == Ch.CARET ||
-    c == Ch.DOLLAR || c == Ch.LBRACE || c == Ch.RBRACE || c == Ch.LPAREN || c == Ch.PIPE ||
-    c == Ch.RPAREN || c == Ch.LBRACKET || c == Ch.RBRACKET;
-}
-
 /** Characters the tokenizer batches into one text token (REGEX_NON_SPECIAL_CHARS). */
 function isPlainText(c: u32): bool {
   return !(c == Ch.AT || c == Ch.BANG || c == Ch.LBRACKET || c == Ch.RBRACKET || c == Ch.DOT ||
@@ -267,112 +129,9 @@ function isPlainText(c: u32): bool {
     c == Ch.PIPE || c == Ch.BACKSLASH || c == Ch.SLASH);
 }
 
-/** escapeRegex of a span into the value arena; returns the new length (pointer is the old end). */
-function escapeInto(arena: Buf, src: usize, n: i32): i32 {
-  const before = arena.len;
-  for (let i = 0; i < n; i++) {
-    const c = unitAt(src, i);
-    if (isRegexSpecial(c)) { if (!arena.pushUnit(Ch.BACKSLASH)) failed = true; }
-    if (!arena.pushUnit(c)) failed = true;
-  }
-  return arena.len - before;
-}
-
-/** utils.escapeLast on state.output. */
-function escapeLast(c: u32): void {
-  let before = out.len;
-  while (true) {
-    const idx = lastIndexOfUnit(out.start, before, c);
-    if (idx < 0) return;
-    if (idx > 0 && unitAt(out.start, idx - 1) == Ch.BACKSLASH) { before = idx - 1; continue; }
-    if (out.len + 1 > out.cap) { failed = true; return; }
-    const at = out.start + (<usize>idx << 1);
-    memory.copy(at + 2, at, <usize>(out.len - idx) << 1);
-    store<u16>(at, Ch.BACKSLASH);
-    out.len++;
-    return;
-  }
-}
-
 // ---- route 1: picomatch.makeRe's whole-pattern fast paths --------------------------------------
 
-/** parse.fastpaths' `create`: emits into `out`, false when the text is not one of its shapes. */
-function fastCreate(p: usize, n: i32): bool {
-  const nodot = dot ? NO_DOTS : NO_DOT;
-  const slashDot = dot ? NO_DOTS_SLASH : NO_DOT;
-  const globstar = dot ? GLOBSTAR_DOT : GLOBSTAR_NO_DOT;
-  if (spanEqualsStr(p, n, "*")) { outStr(nodot); outStr(ONE_CHAR); outStr(STAR); return true; }
-  if (spanEqualsStr(p, n, ".*")) { outStr(DOT_LITERAL); outStr(ONE_CHAR); outStr(STAR); return true; }
-  if (spanEqualsStr(p, n, "*.*")) {
-    outStr(nodot); outStr(STAR); outStr(DOT_LITERAL); outStr(ONE_CHAR); outStr(STAR); return true;
-  }
-  if (spanEqualsStr(p, n, "*/*")) {
-    outStr(nodot); outStr(STAR); outStr(SLASH_LITERAL); outStr(ONE_CHAR); outStr(slashDot); outStr(STAR);
-    return true;
-  }
-  if (spanEqualsStr(p, n, "**")) { outStr(nodot); outStr(globstar); return true; }
-  const globPrefix = spanEqualsStr(p, n, "**/*") || spanEqualsStr(p, n, "**/*.*") || spanEqualsStr(p, n, "**/.*");
-  if (globPrefix) {
-    outStr("(?:"); outStr(nodot); outStr(globstar); outStr(SLASH_LITERAL); outStr(")?");
-    if (n == 4) { outStr(slashDot); outStr(ONE_CHAR); outStr(STAR); }
-    else if (unitAt(p, 3) == Ch.STAR) { outStr(slashDot); outStr(STAR); outStr(DOT_LITERAL); outStr(ONE_CHAR); outStr(STAR); }
-    else { outStr(DOT_LITERAL); outStr(ONE_CHAR); outStr(STAR); }
-    return true;
-  }
-  // `/^(.*?)\.(\w+)$/`: the last dot, a word-character suffix, no line terminator before it.
-  const k = lastIndexOfUnit(p, n, Ch.DOT);
-  if (k < 0 || k == n - 1) return false;
-  for (let i = k + 1; i < n; i++) if (!isWordUnit(unitAt(p, i))) return false;
-  for (let i = 0; i < k; i++) if (isLineTerminator(unitAt(p, i))) return false;
-  if (!fastCreate(p, k)) return false;
-  outStr(DOT_LITERAL);
-  if (!out.push(p + (<usize>(k + 1) << 1), n - k - 1)) failed = true;
-  return true;
-}
-
-// The pattern after REPLACEMENTS (`***` becomes `*`; `**/**` and `**/**/**` become `**`).
-function replaced(p: usize, n: i32): i32 {
-  if (spanEqualsStr(p, n, "***") || spanEqualsStr(p, n, "**/**") || spanEqualsStr(p, n, "**/**/**")) return -1;
-  return n;
-}
-
 // ---- route 2: parse's escaping fast path -------------------------------------------------------
-
-function simpleRoute(p: usize, n: i32): i32 {
-  outStr("^(?:");
-  let i = 0;
-  while (i < n) {
-    const c = unitAt(p, i);
-    if (isWordUnit(c)) { if (!out.pushUnit(c)) failed = true; i++; continue; }
-    // `(\\?)((\W)(\3*))`: an optional backslash, a non-word unit and its repeats.
-    const at = i;
-    let esc = false;
-    if (c == Ch.BACKSLASH) {
-      if (i + 1 >= n || isWordUnit(unitAt(p, i + 1)) || unitAt(p, i + 1) == Ch.BACKSLASH) return unsupported(i);
-      esc = true;
-      i++;
-    }
-    const first = unitAt(p, i);
-    let run = 1;
-    while (i + run < n && unitAt(p, i + run) == first) run++;
-    i += run;
-    if (first == Ch.QMARK) {
-      if (esc) { outStr("\\?"); for (let r = 1; r < run; r++) outStr(QMARK); }
-      else { outStr(at == 0 && !dot ? QMARK_NO_DOT : QMARK); for (let r = 1; r < run; r++) outStr(QMARK); }
-    } else if (first == Ch.DOT) {
-      for (let r = 0; r < run; r++) outStr(DOT_LITERAL);
-    } else if (first == Ch.STAR) {
-      if (esc) { outStr("\\*"); if (run > 1) outStr(STAR); } else outStr(STAR);
-    } else {
-      if (run > 1 && (first == Ch.PLUS || first == Ch.DOLLAR || first == Ch.CARET || first == Ch.PIPE)) return unsupported(at);
-      if (first == Ch.PIPE && !esc) return unsupported(at);
-      if (!out.pushUnit(Ch.BACKSLASH)) failed = true;
-      for (let r = 0; r < run; r++) if (!out.pushUnit(first)) failed = true;
-    }
-  }
-  outStr(")$");
-  return 0;
-}
 
 // ---- route 3: the tokenizer --------------------------------------------------------------------
 
@@ -398,7 +157,7 @@ function closeBracket(): void {
   values.pushStr("(?:");
   escapeInto(values, full, fullLen);
   values.pushStr("|");
-  if (!values.push(full, fullLen)) failed = true;
+  if (!values.push(full, fullLen)) markFailed();
   values.pushStr(")");
   put(prev, VP, <i32>at);
   put(prev, VL, <i32>((values.end() - at) >> 1));
@@ -437,8 +196,8 @@ function closeBrace(at: i32): i32 {
     setOutputStr(brace, "\\{");
     for (let i = get(brace, TI); i < listLen; i++) {
       const t = load<i32>(list + (<usize>i << 2));
-      if (get(t, OL) > 0) { if (!out.push(<usize>get(t, OP), get(t, OL))) failed = true; }
-      else if (!out.push(<usize>get(t, VP), get(t, VL))) failed = true;
+      if (get(t, OL) > 0) { if (!out.push(<usize>get(t, OP), get(t, OL))) markFailed(); }
+      else if (!out.push(<usize>get(t, VP), get(t, VL))) markFailed();
     }
     closeValue = "\\}";
     closeOut = changetype<usize>("\\}");
@@ -615,7 +374,7 @@ function tokenize(): i32 {
   listLen = 1;
   prev = bos;
   while (!eos()) {
-    if (failed) return GLOB_NO_SPACE;
+    if (hasFailed()) return GLOB_NO_SPACE;
     let c = advance();
     const at = index;
     let escaped = false; // `value` is a backslash escape of two units
@@ -636,7 +395,7 @@ function tokenize(): i32 {
       if (escaped || c != Ch.RBRACKET || prevIsOpen) {
         if (escaped) {
           appendValue(prev, input + (<usize>at << 1), 2);
-          if (!out.push(input + (<usize>at << 1), 2)) failed = true;
+          if (!out.push(input + (<usize>at << 1), 2)) markFailed();
           continue;
         }
         if (c == Ch.COLON && indexOfUnit(pv, 1, pl, Ch.LBRACKET) >= 0) {
@@ -653,12 +412,12 @@ function tokenize(): i32 {
           store<u16>(scratch2, Ch.BACKSLASH); // escaped: a backslash followed by the unit
           store<u16>(scratch2 + 2, <u16>c);
           appendValue(prev, scratch2, 2);
-          if (!out.push(scratch2, 2)) failed = true;
+          if (!out.push(scratch2, 2)) markFailed();
           continue;
         }
         store<u16>(scratch2, <u16>c);
         appendValue(prev, scratch2, 1);
-        if (!out.pushUnit(c)) failed = true;
+        if (!out.pushUnit(c)) markFailed();
         continue;
       }
     }
@@ -780,7 +539,7 @@ function tokenize(): i32 {
     out.len = 0;
     for (let i = 0; i < listLen; i++) emit(load<i32>(list + (<usize>i << 2)));
   }
-  return failed ? GLOB_NO_SPACE : 0;
+  return hasFailed() ? GLOB_NO_SPACE : 0;
 }
 
 const scratch2: usize = memory.data(8, 8);
@@ -821,14 +580,13 @@ export function translate(pattern: usize, units: i32, flags: i32, work: usize, o
   dot = (flags & FLAG_DOT) != 0;
   negated = false;
   invalid = false;
-  failed = false;
   const n = <usize>units + 16;
   out.reset(outPtr, outCap);
   values.reset(work, <i32>(n * ARENA_UNITS));
   outputs.reset(work + n * ARENA_UNITS * 2, <i32>(n * ARENA_UNITS));
-  pool = work + n * ARENA_UNITS * 4;
-  poolCount = 0;
-  list = pool + n * 3 * TOKEN_SIZE;
+  const records = work + n * ARENA_UNITS * 4;
+  resetTokens(records);
+  list = records + n * 3 * TOKEN_SIZE;
   braceStack = list + n * 4 * 4;
   kindStack = braceStack + n * 4;
   listLen = 0; braceLen = 0; kindLen = 0;
@@ -842,12 +600,12 @@ export function translate(pattern: usize, units: i32, flags: i32, work: usize, o
   if (first == Ch.DOT || first == Ch.STAR) {
     let fp = p, fl = plen;
     if (fl >= 2 && unitAt(fp, 0) == Ch.DOT && unitAt(fp, 1) == Ch.SLASH) { fp += 4; fl -= 2; }
-    if (fastCreate(fp, fl)) {
+    if (fastCreate(out, fp, fl, dot)) {
       outStr(MAYBE_SLASH);
-      return failed ? GLOB_NO_SPACE : out.len;
+      return fastOverflowed() || hasFailed() ? GLOB_NO_SPACE : out.len;
     }
     out.len = 0;
-    failed = false;
+    fastOverflowed();
   }
   // parse(): REPLACEMENTS, one leading `./` removed.
   if (plen >= 2 && unitAt(p, 0) == Ch.DOT && unitAt(p, 1) == Ch.SLASH) { p += 4; plen -= 2; }
@@ -862,7 +620,9 @@ export function translate(pattern: usize, units: i32, flags: i32, work: usize, o
   }
   let r: i32;
   if (simple) {
-    r = simpleRoute(p, plen);
+    r = simpleRoute(out, p, plen, dot);
+    if (fastOverflowed()) markFailed();
+    if (r < 0) r = unsupported(-1 - r);
   } else {
     index = -1;
     start = 0;
@@ -876,7 +636,7 @@ export function translate(pattern: usize, units: i32, flags: i32, work: usize, o
     if (r == GLOB_UNSUPPORTED && p >= pattern && p < pattern + (<usize>units << 1)) errorIndex += <i32>((p - pattern) >> 1);
     return r;
   }
-  if (failed) return GLOB_NO_SPACE;
+  if (hasFailed()) return GLOB_NO_SPACE;
   store<i32>(flagsOut, (negated ? FLAG_NEGATED : 0) | (invalid ? FLAG_INVALID : 0));
   return out.len;
 }
