@@ -3,14 +3,18 @@
 // would read an instruction file; a later release replaces this with the dsh-context CLI.
 
 import { createReadStream } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { capCodePoints, codePointLength, digestMany, readBounded, truncateUtf8 } from './engine/index.js';
+import { capCodePoints, codePointLength, compileGlobs, digestMany, readBounded, truncateUtf8 } from './engine/index.js';
 
 const MAX_BYTES = 1 << 20;
 const PREVIEW_CODE_POINTS = 60;
 const PREVIEW_BYTES = 120;
+/** Rule `paths:` globs of the kind auto-memory rules carry; the demo says which match each file. */
+const RULE_GLOBS = ['**/*.md', 'src/**/*.ts', 'docs/**', '*.json', '**/README*'];
 
 async function main(files: string[]): Promise<number> {
+  const rules = compileGlobs(RULE_GLOBS);
   const texts: string[] = [];
   let failures = 0;
   for (const file of files) {
@@ -30,6 +34,9 @@ async function main(files: string[]): Promise<number> {
     console.log(`  preview        ${JSON.stringify(capCodePoints(firstLine, PREVIEW_CODE_POINTS))} (first ${PREVIEW_CODE_POINTS} code points)`);
     const cut = truncateUtf8(result.text, PREVIEW_BYTES);
     console.log(`  first ${PREVIEW_BYTES} bytes ${cut.bytes} bytes kept, truncated: ${cut.truncated}`);
+    const path = relative(process.cwd(), file);
+    const matching = rules.which(path).map((i) => RULE_GLOBS[i]);
+    console.log(`  rule globs     ${matching.length > 0 ? matching.join(', ') : 'none'} match ${JSON.stringify(path)}`);
   }
   if (texts.length > 0) {
     const digests = digestMany('sha256', texts);
