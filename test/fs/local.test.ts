@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
-import { FsError, type FsErrorCode } from '../../src/host/index.js';
+import { FsError } from '../../src/host/index.js';
+import { code, drain } from '../support/fs.js';
 
 let root: string;
 const fs = createNodeFileSystem({ cwd: '/' });
@@ -21,20 +22,6 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const code = async (promise: Promise<unknown>): Promise<FsErrorCode | 'ok'> => {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof FsError) return error.code;
-    throw error;
-  }
-};
-const drain = async (iterable: AsyncIterable<string>) => {
-  const chunks: string[] = [];
-  for await (const chunk of iterable) chunks.push(chunk);
-  return chunks;
-};
 const aborted = () => {
   const c = new AbortController();
   c.abort();

@@ -1,23 +1,10 @@
 // Contract §9 / §12.6: the in-memory fs provider and its fault injection.
 
 import { describe, expect, it } from 'vitest';
-import { FsError, type FsErrorCode } from '../../src/host/index.js';
+import { FsError } from '../../src/host/index.js';
 import { createMemoryFileSystem } from '../../src/testing/index.js';
+import { code, drain } from '../support/fs.js';
 
-const code = async (promise: Promise<unknown>): Promise<FsErrorCode | 'ok'> => {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof FsError) return error.code;
-    throw error;
-  }
-};
-const drain = async (iterable: AsyncIterable<string>) => {
-  const chunks: string[] = [];
-  for await (const chunk of iterable) chunks.push(chunk);
-  return chunks;
-};
 
 describe('the provider', () => {
   it('§9 resolve never fails for absence; symlinks resolve to one key; display paths stay as written', async () => {
