@@ -58,14 +58,14 @@ function noLineTerminator(path: usize, n: i32): bool {
 
 /**
  * The decision for one normalized, non-empty path. `cache` is the program's DFA cache (0: run the
- * Pike VM), `avs` the path's assertion vectors.
+ * Pike VM).
  */
-function decide(program: usize, path: usize, n: i32, work: usize, cache: usize, avs: usize): bool {
+function decide(program: usize, path: usize, n: i32, work: usize, cache: usize): bool {
   const textLen = load<i32>(program + P_TEXT_LEN);
   if (textLen == n && memory.compare(program + <usize>load<i32>(program + P_TEXT), path, <usize>n << 1) == 0) return true;
   const flags = load<i32>(program + P_FLAGS);
   if ((flags & PROGRAM_NEVER) != 0) return false;
-  if ((flags & PROGRAM_NEGATED) != 0) return !execute(program, path, n, work, cache, avs) && noLineTerminator(path, n);
+  if ((flags & PROGRAM_NEGATED) != 0) return !execute(program, path, n, work, cache) && noLineTerminator(path, n);
   if (pathSlashes < load<i32>(program + P_SLASH_MIN) || pathSlashes > load<i32>(program + P_SLASH_MAX)) return false;
   const prefixLen = load<i32>(program + P_PREFIX_LEN);
   if (prefixLen > 0) {
@@ -76,7 +76,7 @@ function decide(program: usize, path: usize, n: i32, work: usize, cache: usize, 
   if (suffixWord != 0 && !suffixHolds(program + <usize>load<i32>(program + P_SUFFIX), suffixWord, path, n)) return false;
   const infixLen = load<i32>(program + P_INFIX_LEN);
   if (infixLen > 0 && !contains(path, n, program + <usize>load<i32>(program + P_INFIX), infixLen)) return false;
-  return execute(program, path, n, work, cache, avs);
+  return execute(program, path, n, work, cache);
 }
 
 function unitsEqual(a: usize, b: usize, len: i32): bool {
@@ -106,7 +106,7 @@ function contains(path: usize, n: i32, needle: usize, len: i32): bool {
   return false;
 }
 
-function execute(program: usize, path: usize, n: i32, work: usize, cache: usize, avs: usize): bool {
+function execute(program: usize, path: usize, n: i32, work: usize, cache: usize): bool {
   const count = load<i32>(program + P_COUNT);
   const code = program + <usize>load<i32>(program + P_CODE);
   if (cache != 0) {
@@ -139,7 +139,7 @@ function suffixHolds(suffix: usize, word: i32, path: usize, n: i32): bool {
 export function globMatch(program: usize, path: usize, units: i32, work: usize): i32 {
   const n = normalize(path, units);
   if (n == 0) return 0;
-  return decide(program, normStart, n, work, 0, 0) ? 1 : 0;
+  return decide(program, normStart, n, work, 0) ? 1 : 0;
 }
 
 // A set's cache region: candidate masks (for each ASCII unit and one slot for the rest, the
@@ -215,7 +215,9 @@ export function globSetWorkspace(set: usize, count: i32, maxUnits: i32): usize {
     const instructions = load<i32>(programAt(set, i) + P_COUNT);
     most = max(most, max(vmWorkspaceSize(instructions), dfaScratchBytes(instructions)));
   }
-  return ((most + 7) & ~<usize>7) + <usize>count * 4 + <usize>maxUnits + 16;
+  // Per-program cache addresses, then the matchers' scratch. Path length does not matter today;
+  // `maxUnits` keeps the ABI free to use it.
+  return ((<usize>count * 4 + 7) & ~<usize>7) + most;
 }
 
 /**
@@ -238,7 +240,7 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
     store<u32>(caches + (<usize>i << 2), bytes > 0 ? <u32>at : 0);
     at += bytes;
   }
-  const avs = caches + <usize>count * 4;
+  const scratch = (caches + <usize>count * 4 + 7) & ~<usize>7;
   for (let p = 0; p < pathCount; p++) {
     const from = load<u32>(offsets + (<usize>p << 2));
     const to = load<u32>(offsets + (<usize>(p + 1) << 2));
@@ -247,7 +249,6 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
     const n = normalize(paths + (<usize>from << 1), <i32>(to - from));
     if (n == 0) continue;
     const path = normStart;
-    const scratch = (avs + <usize>n + 16) & ~<usize>7;
     const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
     const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
     // A path ending in `/` may match a pattern's optional trailing slash: no suffix filter then.
@@ -261,7 +262,7 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
         const bit = ctz(candidates);
         candidates &= candidates - 1;
         const i = (w << 5) + <i32>bit;
-        if (decide(programAt(set, i), path, n, scratch, <usize>load<u32>(caches + (<usize>i << 2)), avs)) hits |= 1 << bit;
+        if (decide(programAt(set, i), path, n, scratch, <usize>load<u32>(caches + (<usize>i << 2)))) hits |= 1 << bit;
       }
       store<u32>(bits + (<usize>w << 2), hits);
     }

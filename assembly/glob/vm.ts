@@ -28,12 +28,6 @@ export function vmWorkspaceSize(count: i32): usize {
   return unitAt(path, i + 1) == Ch.DOT && (i + 2 == n || unitAt(path, i + 2) == Ch.SLASH);
 }
 
-/** Sets the path that holds() looks at. */
-export function setPath(pathPtr: usize, units: i32): void {
-  path = pathPtr;
-  n = units;
-}
-
 /** Whether the consuming instruction at `ins` (class records relative to `base`) accepts `c`. */
 export function consumes(base: usize, ins: usize, c: u32): bool {
   const op = load<i32>(ins);
@@ -45,8 +39,8 @@ export function consumes(base: usize, ins: usize, c: u32): bool {
   return false;
 }
 
-/** Whether assertion `kind` holds at position `i` of the path set by setPath(). */
-export function holds(kind: i32, i: i32): bool {
+/** Whether assertion `kind` holds at position `i` of the path runProgram() is matching. */
+function holds(kind: i32, i: i32): bool {
   switch (kind) {
     case A_BOL: return i == 0;
     case A_EOL: return i == n;

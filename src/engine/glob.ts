@@ -184,18 +184,13 @@ export class GlobSet {
     const words = (count + 31) >>> 5;
     const single = paths.length === 1;
     const joined = single ? paths[0]! : paths.join('');
-    let longest = joined.length;
-    if (!single) {
-      longest = 0;
-      for (const p of paths) if (p.length > longest) longest = p.length;
-    }
     // I/O area: set | caches | paths | offsets | result bits | scratch. The set and its caches stay
     // in place between calls until another call takes the I/O area.
     const pathsAt = layout.io + this.#setBytes + this.#cacheBytes;
     const pathBytes = (joined.length * 2 + 7) & ~7;
     const offsetBytes = ((paths.length + 1) * 4 + 7) & ~7;
     const outBytes = paths.length * words * 4;
-    reserveIo(this.#setBytes + this.#cacheBytes + pathBytes + offsetBytes + outBytes + this.#workBase + longest + 8);
+    reserveIo(this.#setBytes + this.#cacheBytes + pathBytes + offsetBytes + outBytes + this.#workBase);
     const offsetsAt = pathsAt + pathBytes;
     const outAt = offsetsAt + offsetBytes;
     writeUtf16(joined, 0, joined.length, pathsAt);
