@@ -94,54 +94,44 @@ export function tokStr(type: i32, value: string, output: string | null): i32 {
   return newToken(type, changetype<usize>(value), value.length, changetype<usize>(output), output.length);
 }
 
-/** Appends to a token's value (in place when it is the arena's last string). */
+/**
+ * Appends `n` units at `src` to the span whose pointer and length are the token's fields `pf`/`lf`
+ * in `arena`: in place when the span is the arena's last string, else as a new copy.
+ */
+function appendSpan(arena: Buf, t: i32, pf: usize, lf: usize, src: usize, n: i32): void {
+  const p = <usize>get(t, pf), len = get(t, lf);
+  if (p + (<usize>len << 1) == arena.end()) {
+    if (!arena.push(src, n)) failed = true;
+  } else {
+    const at = stash(arena, p, len);
+    stash(arena, src, n);
+    put(t, pf, <i32>at);
+  }
+  put(t, lf, len + n);
+}
+
+/** Appends to a token's value. */
 export function appendValue(t: i32, src: usize, n: i32): void {
-  const vp = <usize>get(t, VP), vl = get(t, VL);
-  if (vp + (<usize>vl << 1) == values.end()) {
-    if (!values.push(src, n)) failed = true;
-  } else {
-    const at = stash(values, vp, vl);
-    stash(values, src, n);
-    put(t, VP, <i32>at);
-  }
-  put(t, VL, vl + n);
+  appendSpan(values, t, VP, VL, src, n);
 }
 
-/** Appends to a token's output; a missing output counts as its value (JavaScript's `||`). */
+/** Appends to a token's output; a missing or empty output counts as its value (JavaScript's `||`). */
 export function appendOutput(t: i32, src: usize, n: i32): void {
-  let op = <usize>get(t, OP), ol = get(t, OL);
-  if (ol <= 0) {
+  if (get(t, OL) <= 0) {
     // `(prev.output || prev.value) + x` for merges; `output += x` never meets a missing output.
-    op = stash(outputs, <usize>get(t, VP), get(t, VL));
-    ol = get(t, VL);
-    put(t, OP, <i32>op);
+    put(t, OP, <i32>stash(outputs, <usize>get(t, VP), get(t, VL)));
+    put(t, OL, get(t, VL));
   }
-  if (op + (<usize>ol << 1) == outputs.end()) {
-    if (!outputs.push(src, n)) failed = true;
-  } else {
-    const at = stash(outputs, op, ol);
-    stash(outputs, src, n);
-    put(t, OP, <i32>at);
-  }
-  put(t, OL, ol + n);
+  appendSpan(outputs, t, OP, OL, src, n);
 }
 
+/** `output += s` on a token whose output exists (possibly empty). */
 export function appendOutputStr(t: i32, s: string): void {
-  // `output += s` on a token whose output exists (possibly empty).
-  const op = <usize>get(t, OP), ol = get(t, OL);
-  if (ol == 0) {
-    put(t, OP, <i32>stash(outputs, changetype<usize>(s), s.length));
-    put(t, OL, s.length);
+  if (get(t, OL) == 0) {
+    setOutputStr(t, s);
     return;
   }
-  if (op + (<usize>ol << 1) == outputs.end()) {
-    if (!outputs.push(changetype<usize>(s), s.length)) failed = true;
-  } else {
-    const at = stash(outputs, op, ol);
-    stash(outputs, changetype<usize>(s), s.length);
-    put(t, OP, <i32>at);
-  }
-  put(t, OL, ol + s.length);
+  appendSpan(outputs, t, OP, OL, changetype<usize>(s), s.length);
 }
 
 export function setOutputStr(t: i32, s: string): void {
