@@ -51,6 +51,18 @@ function unsupportedReason(pattern: string, index: number): string {
   return 'unsupported syntax';
 }
 
+/** Where each string starts in their concatenation, in code units, and (last) the total. */
+function unitOffsets(strings: readonly string[]): Uint32Array {
+  const offsets = new Uint32Array(strings.length + 1);
+  let units = 0;
+  for (let i = 0; i < strings.length; i++) {
+    offsets[i] = units;
+    units += strings[i]!.length;
+  }
+  offsets[strings.length] = units;
+  return offsets;
+}
+
 /**
  * Compiles patterns into a set blob in one WASM call: a table of program offsets, then the
  * programs (assembly/README.md). Grows the I/O area and retries when the module asks for room.
@@ -59,13 +71,8 @@ function compileSet(fn: string, patterns: readonly string[], dot: boolean): Uint
   const joined = patterns.length === 1 ? patterns[0]! : patterns.join('');
   let longest = 0;
   for (const p of patterns) if (p.length > longest) longest = p.length;
-  const offsets = new Uint32Array(patterns.length + 1);
-  let units = 0;
-  for (let i = 0; i < patterns.length; i++) {
-    offsets[i] = units;
-    units += patterns[i]!.length;
-  }
-  offsets[patterns.length] = units;
+  const offsets = unitOffsets(patterns);
+  const units = offsets[patterns.length]!;
   const textBytes = (units * 2 + 7) & ~7;
   const offsetBytes = ((patterns.length + 1) * 4 + 7) & ~7;
   let work = engine.globCompileWorkspace(longest);
@@ -198,14 +205,7 @@ export class GlobSet {
       writeU32(offsetsAt, 0);
       writeU32(offsetsAt + 4, joined.length);
     } else {
-      const offsets = new Uint32Array(paths.length + 1);
-      let units = 0;
-      for (let i = 0; i < paths.length; i++) {
-        offsets[i] = units;
-        units += paths[i]!.length;
-      }
-      offsets[paths.length] = units;
-      writeU32s(offsets, offsetsAt);
+      writeU32s(unitOffsets(paths), offsetsAt);
     }
     engine.globMatchSet(layout.io, count, pathsAt, offsetsAt, paths.length, outAt, outAt + outBytes, layout.io + this.#setBytes);
     return single && words === 1 ? singleWord(readU32(outAt)) : readU32s(outAt, paths.length * words);
