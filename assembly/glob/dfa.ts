@@ -1,11 +1,12 @@
 // A lazily built DFA over a compiled program, so that a path costs one table lookup per code unit
 // once the states it visits are cached. A DFA state is a "kernel": the set of instructions threads
 // stand on right after consuming a unit. Because picomatch's lookaheads make the epsilon closure
-// depend on the text around a position, each position gets an assertion vector (one bit per
-// assertion kind, computed once per path and shared by every program of a set); a transition is
-// keyed by (kernel, the program's assertion bits at the position, the unit's class). Only ASCII
-// transitions are cached; other units are stepped directly from the kernel. When a program's cache
-// fills, it is flushed and rebuilt from the current kernel (RE2's approach), so memory stays fixed.
+// depend on the text around a position, each position has an assertion vector (one bit per
+// assertion kind: the same for every unit that is not `.`, `/` or a line terminator and not first,
+// computed on the spot for the others); a transition is keyed by (kernel, the program's assertion
+// bits at the position, the unit's class). Only ASCII transitions are cached; other units are
+// stepped directly from the kernel. When a program's cache fills, it is flushed and rebuilt from the
+// current kernel (RE2's approach), so memory stays fixed.
 
 import { Ch, unitAt, isLineTerminator } from "./text";
 import { I_JMP, I_SPLIT, I_ASSERT, I_MATCH, INSTR_SIZE } from "./regex";
@@ -44,7 +45,7 @@ export function cacheBytes(count: i32, classes: i32): i32 {
   return <i32>C_ROWS + MAX_STATES * (MAX_AV * classes * 2 + words(count) * 4);
 }
 
-// ---- per-path assertion vectors ---------------------------------------------------------------
+// ---- assertion vectors ------------------------------------------------------------------------
 
 @inline function isDotSegment(path: usize, n: i32, i: i32): bool {
   if (i >= n || unitAt(path, i) != Ch.DOT) return false;

@@ -10,9 +10,10 @@ export const P_SIZE: usize = 0, P_FLAGS: usize = 4, P_COUNT: usize = 8, P_CODE: 
   P_SLASH_MIN: usize = 52, P_SLASH_MAX: usize = 56, P_KEYS: usize = 60;
 export const P_KEY_COUNT: usize = 120; // (in the facts area's reserved words) -1: no key list
 export const MAX_KEYS: i32 = 16;
-// After the facts of glob/dfa.ts: the units that may follow the literal prefix (24 bytes).
+// After the DFA facts (dfa.ts F_*, written by analyze.ts): the units that may follow the literal
+// prefix (24 bytes).
 export const P_AFTER: usize = FACTS_END;
-export const PROGRAM_HEADER: usize = FACTS_END + 32; // fields above, the facts of glob/dfa.ts, P_AFTER
+export const PROGRAM_HEADER: usize = FACTS_END + 32; // the fields above, the DFA facts, P_AFTER
 export const PROGRAM_NEGATED: i32 = 2;
 export const PROGRAM_NEVER: i32 = 4;
 export const SUFFIX_OPT_SLASH: i32 = 1 << 30;

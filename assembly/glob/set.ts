@@ -232,7 +232,7 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
   const rowBytes = <usize>words << 2;
   const firstMasks = cache, lastMasks = cache + MASK_SLOTS * rowBytes;
   const always = lastMasks + MASK_SLOTS * rowBytes, buckets = always + rowBytes;
-  // Per-program cache addresses, then the path's assertion vectors, then the matchers' scratch.
+  // Per-program cache addresses, then the matchers' scratch.
   const caches = work;
   let at = cache + maskBytes(count);
   for (let i = 0; i < count; i++) {
