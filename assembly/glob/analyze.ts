@@ -3,8 +3,10 @@
 // that every instruction treats alike (the DFA's alphabet).
 
 import { Ch } from "./text";
-import { I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_SPLIT, I_JMP, I_ASSERT, I_MATCH, INSTR_SIZE } from "./regex";
-import { consumes } from "./vm";
+import {
+  I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_SPLIT, I_JMP, I_ASSERT, I_MATCH, INSTR_SIZE, isConsuming,
+  pushSuccessors,
+} from "./regex";
 import {
   cacheBytes, DFA_MAX_INSTRUCTIONS, SPECIAL, F_ASSERT_MASK, F_CLASS_COUNT, F_FIRST, F_LAST, F_CACHE_BYTES, F_CLASS_MAP,
   FACTS_END,
@@ -105,19 +107,15 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
     store<u8>(seen + <usize>at, 1);
     const ins = code + <usize>at * INSTR_SIZE;
     const op = load<i32>(ins);
-    if (op == I_JMP) store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-    else if (op == I_SPLIT) {
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 8));
-    } else if (op == I_ASSERT) store<i32>(stack + (<usize>(sp++) << 2), at + 1);
-    else if (op != I_MATCH) addInstrTo(first, program, ins);
+    if (isConsuming(op)) addInstrTo(first, program, ins);
+    else if (op != I_MATCH) sp = pushSuccessors(stack, sp, ins, op, at, true);
   }
   // Last units: consuming instructions after which MATCH is reachable without consuming.
   markReachesMatch(code, count, seen);
   for (let i = 0; i < count; i++) {
     const ins = code + <usize>i * INSTR_SIZE;
     const op = load<i32>(ins);
-    if (op == I_CHAR || op == I_CLASS || op == I_ANY || op == I_NOT_SLASH || op == I_NOT_DOT_SLASH) {
+    if (isConsuming(op)) {
       if (load<u8>(seen + <usize>(i + 1)) != 0) addInstrTo(last, program, ins);
     }
   }
@@ -139,7 +137,7 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
   for (let i = 0; i < count; i++) {
     const ins = code + <usize>i * INSTR_SIZE;
     const op = load<i32>(ins);
-    if (op == I_SPLIT || op == I_JMP || op == I_ASSERT || op == I_MATCH) continue;
+    if (!isConsuming(op)) continue;
     instrBits(program, ins);
     const bits = v128.load(bitsScratch);
     let again = false;

@@ -5,7 +5,7 @@
 import { Ch, unitAt } from "./text";
 import {
   translate, translateWorkspaceSize, translateSourceCapacity, lastErrorIndex, FLAG_NEGATED, FLAG_INVALID,
-  GLOB_UNSUPPORTED, GLOB_NO_SPACE,
+  GLOB_EMPTY, GLOB_UNSUPPORTED, GLOB_NO_SPACE,
 } from "./translate";
 import { compileRegex, classBytesUsed, REGEX_INVALID, I_CLASS, INSTR_SIZE } from "./regex";
 import {
@@ -69,7 +69,7 @@ export function globTranslate(pattern: usize, units: i32, flags: i32, work: usiz
  */
 export function globCompile(pattern: usize, units: i32, flags: i32, work: usize, workBytes: usize, out: usize, outCap: usize): i32 {
   detail = 0;
-  if (units == 0) return -1;
+  if (units == 0) return GLOB_EMPTY;
   const bytes = <i32>utf8LengthUtf16(pattern, units);
   if (bytes > GLOB_MAX_PATTERN_BYTES) { detail = bytes; return GLOB_TOO_LONG; }
   const one = stageOneBytes(units);

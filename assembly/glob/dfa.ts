@@ -9,8 +9,8 @@
 // current kernel (RE2's approach), so memory stays fixed.
 
 import { Ch, unitAt, isLineTerminator } from "./text";
-import { I_JMP, I_SPLIT, I_ASSERT, I_MATCH, INSTR_SIZE } from "./regex";
-import { consumes } from "./vm";
+import { I_ASSERT, I_MATCH, INSTR_SIZE, isConsuming, pushSuccessors } from "./regex";
+import { consumes, assertionVector } from "./vm";
 
 /** Largest program (instructions) that gets a DFA; larger ones run on the Pike VM alone. */
 export const DFA_MAX_INSTRUCTIONS: i32 = 1024;
@@ -46,32 +46,6 @@ export function cacheBytes(count: i32, classes: i32): i32 {
 }
 
 // ---- assertion vectors ------------------------------------------------------------------------
-
-@inline function isDotSegment(path: usize, n: i32, i: i32): bool {
-  if (i >= n || unitAt(path, i) != Ch.DOT) return false;
-  if (i + 1 == n || unitAt(path, i + 1) == Ch.SLASH) return true;
-  return unitAt(path, i + 1) == Ch.DOT && (i + 2 == n || unitAt(path, i + 2) == Ch.SLASH);
-}
-
-/**
- * The assertion vector at position `i` of the path: bit k - 1 set when assertion kind k holds there
- * (the same answers as vm.ts's holds()).
- */
-function avAt(path: usize, n: i32, i: i32): i32 {
-  const c = i < n ? unitAt(path, i) : 0xffffffff;
-  const next = i + 1 < n ? unitAt(path, i + 1) : 0xffffffff;
-  const segHere = isDotSegment(path, n, i);
-  let v = 0;
-  if (i == 0) v |= 1; // ^
-  if (i == n) v |= 2; // $
-  if (i < n && !isLineTerminator(c)) v |= 4; // (?=.)
-  if (c != Ch.DOT) v |= 8; // (?!\.)
-  if (!((i == 0 && segHere) || (c == Ch.SLASH && isDotSegment(path, n, i + 1)))) v |= 16; // NO_DOTS
-  if (!(i == n || c == Ch.SLASH || (c == Ch.DOT && (i + 1 == n || next == Ch.SLASH)))) v |= 32; // NO_DOT_SLASH
-  if (!segHere) v |= 64; // NO_DOTS_SLASH
-  if (!((i == 0 && c == Ch.DOT) || (c == Ch.SLASH && next == Ch.DOT))) v |= 128; // (?!(?:^|\/)\.)
-  return v;
-}
 
 /** The vector of every position 0 < i < n whose unit is not `.`, `/` or a line terminator. */
 const ORDINARY_AV: i32 = 4 | 8 | 16 | 32 | 64 | 128;
@@ -171,14 +145,9 @@ function closure(code: usize, count: i32, k: usize, w: i32, av: i32): i32 {
         store<u32>(mark, gen);
         const ins = code + <usize>at * INSTR_SIZE;
         const op = load<i32>(ins);
-        if (op == I_JMP) store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-        else if (op == I_SPLIT) {
-          store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 8));
-          store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-        } else if (op == I_ASSERT) {
-          if ((av & (1 << (load<i32>(ins, 4) - 1))) != 0) store<i32>(stack + (<usize>(sp++) << 2), at + 1);
-        } else if (op == I_MATCH) matched = true;
-        else store<i32>(list + (<usize>(n++) << 2), at);
+        if (isConsuming(op)) store<i32>(list + (<usize>(n++) << 2), at);
+        else if (op == I_MATCH) matched = true;
+        else sp = pushSuccessors(stack, sp, ins, op, at, op == I_ASSERT && (av & (1 << (load<i32>(ins, 4) - 1))) != 0);
       }
     }
   }
@@ -248,7 +217,7 @@ export function run(program: usize, code: usize, count: i32, cache: usize, path:
       let col = ordinaryCol + (cls & 0x7f);
       let av = ORDINARY_AV;
       if ((cls & <i32>SPECIAL) != 0 || i == 0) {
-        av = avAt(path, n, i);
+        av = assertionVector(path, n, i);
         const id = avId(cache, av & mask);
         if (id < 0) return -1;
         col = id * classes + (cls & 0x7f);
@@ -265,7 +234,7 @@ export function run(program: usize, code: usize, count: i32, cache: usize, path:
       if (t == 0) return 0;
       row = rows + <usize>t * rowBytes;
     } else {
-      const av = avAt(path, n, i);
+      const av = assertionVector(path, n, i);
       s = <i32>((row - rows) / rowBytes);
       step(program, code, count, kernelAt(cache, s, w, classes), w, av & mask, c, k2);
       let t = intern(cache, k2);
@@ -276,7 +245,7 @@ export function run(program: usize, code: usize, count: i32, cache: usize, path:
   }
   s = <i32>((row - rows) / rowBytes);
   if (s == 0) return 0;
-  const av = avAt(path, n, n) & mask;
+  const av = assertionVector(path, n, n) & mask;
   const id = avId(cache, av);
   if (id < 0) return -1;
   const acceptAt = cache + C_ACCEPT + <usize>(s * MAX_AV + id);

@@ -24,6 +24,33 @@ export const I_ASSERT: i32 = 8; // a = assertion kind
 export const I_MATCH: i32 = 9;
 export const INSTR_SIZE: usize = 12;
 
+/** Whether an instruction consumes a unit (CHAR, CLASS, ANY, NOT_SLASH, NOT_DOT_SLASH). */
+@inline export function isConsuming(op: i32): bool {
+  return op >= I_CHAR && op <= I_NOT_DOT_SLASH;
+}
+
+/**
+ * Pushes onto `stack` where the non-consuming instruction `op` at `at` (at `ins`) leads: a jump's
+ * target, both sides of a split, the next instruction after an assertion when `holds`. Returns the
+ * new stack depth. The three walkers (analysis, DFA closure, Pike VM) share it.
+ */
+@inline export function pushSuccessors(stack: usize, sp: i32, ins: usize, op: i32, at: i32, holds: bool): i32 {
+  if (op == I_JMP) {
+    store<i32>(stack + (<usize>sp << 2), load<i32>(ins, 4));
+    return sp + 1;
+  }
+  if (op == I_SPLIT) {
+    store<i32>(stack + (<usize>sp << 2), load<i32>(ins, 8));
+    store<i32>(stack + (<usize>(sp + 1) << 2), load<i32>(ins, 4));
+    return sp + 2;
+  }
+  if (op == I_ASSERT && holds) {
+    store<i32>(stack + (<usize>sp << 2), at + 1);
+    return sp + 1;
+  }
+  return sp;
+}
+
 // Assertion kinds.
 export const A_BOL: i32 = 1;
 export const A_EOL: i32 = 2;

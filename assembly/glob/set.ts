@@ -62,7 +62,7 @@ function noLineTerminator(path: usize, n: i32): bool {
  */
 function decide(program: usize, path: usize, n: i32, work: usize, cache: usize): bool {
   const textLen = load<i32>(program + P_TEXT_LEN);
-  if (textLen == n && memory.compare(program + <usize>load<i32>(program + P_TEXT), path, <usize>n << 1) == 0) return true;
+  if (textLen == n && unitsEqual(program + <usize>load<i32>(program + P_TEXT), path, n)) return true;
   const flags = load<i32>(program + P_FLAGS);
   if ((flags & PROGRAM_NEVER) != 0) return false;
   if ((flags & PROGRAM_NEGATED) != 0) return !execute(program, path, n, work, cache) && noLineTerminator(path, n);

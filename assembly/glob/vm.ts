@@ -5,8 +5,7 @@
 import { Ch, unitAt, isLineTerminator } from "./text";
 import { classHas } from "./classes";
 import {
-  I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_SPLIT, I_JMP, I_ASSERT, I_MATCH, INSTR_SIZE,
-  A_BOL, A_EOL, A_ONE_CHAR, A_NO_DOT, A_NO_DOTS, A_NO_DOT_SLASH, A_NO_DOTS_SLASH, A_GS_NO_DOT,
+  I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_ASSERT, I_MATCH, INSTR_SIZE, isConsuming, pushSuccessors,
 } from "./regex";
 
 let path: usize = 0;
@@ -22,10 +21,31 @@ export function vmWorkspaceSize(count: i32): usize {
 }
 
 /** `.{1,2}` followed by `/` or the end, starting at `i`: a `.` or `..` segment. */
-@inline function dotSegment(i: i32): bool {
+@inline function isDotSegment(path: usize, n: i32, i: i32): bool {
   if (i >= n || unitAt(path, i) != Ch.DOT) return false;
   if (i + 1 == n || unitAt(path, i + 1) == Ch.SLASH) return true;
   return unitAt(path, i + 1) == Ch.DOT && (i + 2 == n || unitAt(path, i + 2) == Ch.SLASH);
+}
+
+/**
+ * The assertion vector at position `i` of `path` (`n` units): bit k - 1 set when assertion kind k
+ * (A_BOL … A_GS_NO_DOT) holds there. The one place that says what picomatch's lookaheads mean; the
+ * Pike VM and the DFA both read it.
+ */
+export function assertionVector(path: usize, n: i32, i: i32): i32 {
+  const c = i < n ? unitAt(path, i) : 0xffffffff;
+  const next = i + 1 < n ? unitAt(path, i + 1) : 0xffffffff;
+  const segHere = isDotSegment(path, n, i);
+  let v = 0;
+  if (i == 0) v |= 1; // ^
+  if (i == n) v |= 2; // $
+  if (i < n && !isLineTerminator(c)) v |= 4; // (?=.)
+  if (c != Ch.DOT) v |= 8; // (?!\.)
+  if (!((i == 0 && segHere) || (c == Ch.SLASH && isDotSegment(path, n, i + 1)))) v |= 16; // NO_DOTS
+  if (!(i == n || c == Ch.SLASH || (c == Ch.DOT && (i + 1 == n || next == Ch.SLASH)))) v |= 32; // NO_DOT_SLASH
+  if (!segHere) v |= 64; // NO_DOTS_SLASH
+  if (!((i == 0 && c == Ch.DOT) || (c == Ch.SLASH && next == Ch.DOT))) v |= 128; // (?!(?:^|\/)\.)
+  return v;
 }
 
 /** Whether the consuming instruction at `ins` (class records relative to `base`) accepts `c`. */
@@ -39,35 +59,11 @@ export function consumes(base: usize, ins: usize, c: u32): bool {
   return false;
 }
 
-/** Whether assertion `kind` holds at position `i` of the path runProgram() is matching. */
-function holds(kind: i32, i: i32): bool {
-  switch (kind) {
-    case A_BOL: return i == 0;
-    case A_EOL: return i == n;
-    case A_ONE_CHAR: return i < n && !isLineTerminator(unitAt(path, i));
-    case A_NO_DOT: return !(i < n && unitAt(path, i) == Ch.DOT);
-    case A_NO_DOTS_SLASH: return !dotSegment(i);
-    case A_NO_DOT_SLASH: {
-      if (i == n || unitAt(path, i) == Ch.SLASH) return false;
-      return !(unitAt(path, i) == Ch.DOT && (i + 1 == n || unitAt(path, i + 1) == Ch.SLASH));
-    }
-    case A_NO_DOTS: {
-      if (i == 0 && dotSegment(0)) return false;
-      return !(i < n && unitAt(path, i) == Ch.SLASH && dotSegment(i + 1));
-    }
-    case A_GS_NO_DOT: {
-      if (i == 0 && n > 0 && unitAt(path, 0) == Ch.DOT) return false;
-      return !(i + 1 < n && unitAt(path, i) == Ch.SLASH && unitAt(path, i + 1) == Ch.DOT);
-    }
-    default: return false;
-  }
-}
-
 /** Adds the thread at `start` and everything it reaches without consuming to `list`. */
 function addThread(code: usize, list: usize, listLen: i32, start: i32, i: i32): i32 {
-  let sp = 0;
   store<i32>(stack, start);
-  sp = 1;
+  let sp = 1;
+  let av = -1; // this position's assertion vector, computed at the first assertion met
   while (sp > 0) {
     const at = load<i32>(stack + (<usize>(--sp) << 2));
     const mark = marks + (<usize>at << 2);
@@ -75,17 +71,13 @@ function addThread(code: usize, list: usize, listLen: i32, start: i32, i: i32): 
     store<u32>(mark, gen);
     const ins = code + <usize>at * INSTR_SIZE;
     const op = load<i32>(ins);
-    if (op == I_JMP) {
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-    } else if (op == I_SPLIT) {
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 8));
-      store<i32>(stack + (<usize>(sp++) << 2), load<i32>(ins, 4));
-    } else if (op == I_ASSERT) {
-      if (holds(load<i32>(ins, 4), i)) store<i32>(stack + (<usize>(sp++) << 2), at + 1);
+    if (isConsuming(op)) {
+      store<i32>(list + (<usize>(listLen++) << 2), at);
     } else if (op == I_MATCH) {
       if (i == n) hit = true;
     } else {
-      store<i32>(list + (<usize>(listLen++) << 2), at);
+      if (op == I_ASSERT && av < 0) av = assertionVector(path, n, i);
+      sp = pushSuccessors(stack, sp, ins, op, at, op == I_ASSERT && (av & (1 << (load<i32>(ins, 4) - 1))) != 0);
     }
   }
   return listLen;
