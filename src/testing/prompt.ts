@@ -7,6 +7,7 @@ import { HostEvent } from '../host/names.js';
 import type { AssembleContext, PromptAssembly, PromptContext, PromptSection } from '../host/prompt.js';
 import type { EventBus } from './events.js';
 import type { ToolRegistry } from './tool-registry.js';
+import { addUnique } from './unique.js';
 
 const GLOBAL = Symbol('global');
 type LayerKey = object | typeof GLOBAL;
@@ -37,14 +38,7 @@ export class PromptRegistry {
   }
 
   #add<T>(map: Map<string, T>, name: string, value: T, what: string): () => void {
-    if (map.has(name)) throw new Error(`${what} "${name}" is already registered`);
-    map.set(name, value);
-    this.onChange();
-    return () => {
-      if (map.get(name) !== value) return;
-      map.delete(name);
-      this.onChange();
-    };
+    return addUnique(map, name, value, what, () => this.onChange());
   }
 
   /** Registers a section; the name must be unique in its layer and the order finite. */

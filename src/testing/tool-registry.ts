@@ -4,6 +4,7 @@
 
 import { CODE_MODE_TOOL } from '../host/names.js';
 import type { ToolDefinition, ToolExecution, ToolRestriction, ToolSchema } from '../host/tools.js';
+import { addUnique } from './unique.js';
 
 /** The key of the global layer. */
 const GLOBAL = Symbol('global');
@@ -40,15 +41,8 @@ export class ToolRegistry {
     }
     const key = scope ?? GLOBAL;
     const layer = this.#layers.get(key) ?? new Map<string, ToolDefinition>();
-    if (layer.has(name)) throw new Error(`tool "${name}" is already registered`);
-    layer.set(name, def);
     this.#layers.set(key, layer);
-    this.onChange();
-    return () => {
-      if (layer.get(name) !== def) return;
-      layer.delete(name);
-      this.onChange();
-    };
+    return addUnique(layer, name, def, 'tool', () => this.onChange());
   }
 
   /** Adds a restriction for the global layer or one agent; returns its removal. */
