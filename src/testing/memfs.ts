@@ -129,9 +129,14 @@ export class MemoryFileSystem implements FileSystem {
     return child.targetKey === parent.targetKey || child.targetKey.startsWith(parent.targetKey === '/' ? '/' : `${parent.targetKey}/`);
   }
 
+  /** Records a call and refuses it if `signal` has aborted (every operation starts so). */
+  #enter(op: MemoryFsCall['op'], path: string, signal: AbortSignal | undefined): void {
+    this.calls.push({ op, path });
+    throwIfFsAborted(signal, `${op} ${path}`);
+  }
+
   async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
-    this.calls.push({ op: 'stat', path: target.displayPath });
-    throwIfFsAborted(signal, `stat ${target.displayPath}`);
+    this.#enter('stat', target.displayPath, signal);
     this.#throwFault('stat', [target.displayPath, target.targetKey]);
     const node = this.#tree.lookup(target.targetKey, true);
     return node === undefined ? undefined : info(node);
@@ -139,8 +144,7 @@ export class MemoryFileSystem implements FileSystem {
 
   async lstat(path: string, opts: { cwd?: string } = {}, signal?: AbortSignal): Promise<FsPathInfo | undefined> {
     const absolute = posix.resolve(opts.cwd ?? this.#cwd, path);
-    this.calls.push({ op: 'lstat', path: absolute });
-    throwIfFsAborted(signal, `lstat ${absolute}`);
+    this.#enter('lstat', absolute, signal);
     this.#throwFault('lstat', [absolute]);
     const node = this.#tree.lookup(absolute, false);
     if (node === undefined) return undefined;
@@ -185,8 +189,7 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async readBytes(target: FsTarget, signal: AbortSignal | undefined, maxBytes: number): Promise<Uint8Array> {
-    this.calls.push({ op: 'readBytes', path: target.displayPath });
-    throwIfFsAborted(signal, `readBytes ${target.displayPath}`);
+    this.#enter('readBytes', target.displayPath, signal);
     this.#throwFault('read', [target.displayPath, target.targetKey]);
     const file = this.#tree.lookup(target.targetKey, true);
     if (file === undefined) throw new FsError('FS_NOT_FOUND', `readBytes ${target.displayPath}: no such file`);
@@ -197,8 +200,7 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
-    this.calls.push({ op: 'listDir', path: target.displayPath });
-    throwIfFsAborted(signal, `listDir ${target.displayPath}`);
+    this.#enter('listDir', target.displayPath, signal);
     const dir = this.#tree.lookup(target.targetKey, true);
     if (dir === undefined) throw new FsError('FS_NOT_FOUND', `listDir ${target.displayPath}: no such directory`);
     if (dir.kind !== 'dir') throw new FsError('FS_NOT_DIRECTORY', `listDir ${target.displayPath}: not a directory`);
@@ -212,8 +214,7 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async writeText(target: FsTarget, content: string, expected?: FsWriteExpectation, signal?: AbortSignal): Promise<FsWriteOutcome> {
-    this.calls.push({ op: 'writeText', path: target.displayPath });
-    throwIfFsAborted(signal, `writeText ${target.displayPath}`);
+    this.#enter('writeText', target.displayPath, signal);
     this.#throwFault('write', [target.displayPath, target.targetKey]);
     const before = this.#tree.lookup(target.targetKey, true);
     if (before !== undefined && before.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `writeText ${target.displayPath}: not a regular file`);
@@ -225,8 +226,7 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async editText(target: FsTarget, edit: FsEdit, expected?: FsWriteExpectation, signal?: AbortSignal): Promise<FsEditOutcome> {
-    this.calls.push({ op: 'editText', path: target.displayPath });
-    throwIfFsAborted(signal, `editText ${target.displayPath}`);
+    this.#enter('editText', target.displayPath, signal);
     this.#throwFault('write', [target.displayPath, target.targetKey]);
     const file = this.#tree.lookup(target.targetKey, true);
     if (file === undefined) throw new FsError('FS_NOT_FOUND', `editText ${target.displayPath}: no such file`);
