@@ -74,3 +74,6 @@ export const reply = [{ text: 'ok' }];
 export const calling = (name: string, input: unknown) => [{ tools: [{ name, input }] }, { text: 'ok' }];
 
 export { workspaceContext };
+
+/** The `changes` of an instruction message's source. */
+export const changesOf = (m: UserMessage): unknown => (m.source as { changes?: unknown }).changes;

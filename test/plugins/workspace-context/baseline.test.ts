@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestHost } from '../../../src/testing/index.js';
 import {
-  baselineText, identity, instructionMessages, lastRequest, mount, reply, section, set, sha1, texts, workspaceContext,
+  baselineText, changesOf, identity, instructionMessages, lastRequest, mount, reply, section, set, sha1, texts, workspaceContext,
 } from '../../support/workspace-context.js';
 
 describe('activation (WC-01..WC-03)', () => {
@@ -81,7 +81,7 @@ describe('baseline order and display (WC-10, WC-11, WC-17, WC-18, WC-29)', () =>
         set('packages/app', 'CLAUDE.local.md', 'packages/app/CLAUDE.local.md', 'app claude local'),
       ],
     });
-    expect(message!.source.changes).toContainEqual({ action: 'set', scope: 'user-global\u0000AGENTS.md', path: '~/.dsh/AGENTS.md', digest: sha1('global') });
+    expect(changesOf(message!)).toContainEqual({ action: 'set', scope: 'user-global\u0000AGENTS.md', path: '~/.dsh/AGENTS.md', digest: sha1('global') });
   });
 
   it('WC-18 a configured or environment home displays as $DSH_HOME; no absolute path reaches the model', async () => {
@@ -212,7 +212,7 @@ describe('probes and reads (WC-13, WC-14, WC-16, WC-43)', () => {
     expect(lastRequest(none)).toEqual([{ role: 'user', kind: 'user', text: 'hi' }]);
     const empty = mount({ '/repo/AGENTS.md': '' });
     await empty.run('hi', reply);
-    expect(instructionMessages(empty).map((m) => [texts(m), m.source.changes])).toEqual([[[baselineText(section('AGENTS.md', ''))], [set('.', 'AGENTS.md', 'AGENTS.md', '')]]]);
+    expect(instructionMessages(empty).map((m) => [texts(m), changesOf(m)])).toEqual([[[baselineText(section('AGENTS.md', ''))], [set('.', 'AGENTS.md', 'AGENTS.md', '')]]]);
     expect(sha1('')).toBe('da39a3ee5e6b4b0d3255bfef95601890afd80709');
   });
 });
