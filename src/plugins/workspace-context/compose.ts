@@ -18,6 +18,8 @@ import {
 /** What one plugin instance remembers per session; it only chooses probes, never suppresses context. */
 interface Preparation {
   readonly identity: string;
+  /** WC-47: the visible baseline has no identity but was found to match; it stays authoritative. */
+  readonly legacy: boolean;
   /** Baseline scopes read but not represented (budget): not re-probed while that baseline is visible. */
   readonly excluded: ReadonlySet<string>;
 }
@@ -58,9 +60,11 @@ export class Composer {
     const layout: Layout = { cwd, root, config: this.config };
     const identity = baselineIdentity(this.config, cwd, root);
     const visible = visibleBaseline(session, claimed);
-    let keep = visible !== undefined && visible.identity === identity;
     const prepared = this.#prepared.get(session);
-    let excluded = keep && prepared?.identity === identity ? prepared.excluded : undefined;
+    const current = prepared?.identity === identity ? prepared : undefined;
+    let keep = visible !== undefined && (visible.identity === identity || (visible.identity === undefined && current?.legacy === true));
+    let excluded = keep ? current?.excluded : undefined;
+    const baselineScopes = new Set(baselineDirectories(layout).flatMap((d) => directoryCandidates(layout, d).map((c) => c.scope)));
     const versions = this.#cache(session);
     const blocks: string[] = [];
     const changes: Change[] = [];
@@ -70,11 +74,12 @@ export class Composer {
       const files = await loadBaseline(fs, layout, signal);
       const replacing = visible !== undefined && !keep;
       const baseline = renderBaseline(files, this.config.maxBytes, replacing);
-      // WC-47: a legacy baseline without an identity is current when it loaded exactly this.
-      if (visible !== undefined && visible.identity === undefined && legacyBaselineMatches(visible, baseline.changes)) keep = true;
+      // WC-47: a legacy baseline without an identity is current when the model has exactly this.
+      const legacy = visible !== undefined && visible.identity === undefined && legacyBaselineMatches(effectiveChanges(session, claimed), baselineScopes, baseline.changes);
+      if (legacy) keep = true;
       const included = new Set(baseline.included);
       excluded = new Set(files.filter((f) => !included.has(f)).map((f) => f.candidate.scope));
-      preparation = { identity, excluded };
+      preparation = { identity, legacy, excluded };
       for (const file of baseline.included) versions.set(file.candidate.scope, file.state);
       if (!keep && baseline.text !== undefined) {
         blocks.push(baseline.text);
@@ -83,7 +88,7 @@ export class Composer {
       }
     }
     const effective = effectiveChanges(session, claimed, changes);
-    const scopes = this.#scopesToProbe(layout, keep, effective, pending, touched);
+    const scopes = this.#scopesToProbe(layout, baselineScopes, keep, effective, pending, touched);
     const transitions = await reconcile({ fs, layout, signal, effective, scopes, excluded, versions });
     if (transitions.length > 0) {
       const block = renderBlock(transitions.map((t) => t.item), '', this.config.maxBytes);
@@ -112,8 +117,9 @@ export class Composer {
    * visible change; every candidate of each directory a touch newly reaches. A baseline composed in
    * this very message already covers the baseline scopes.
    */
-  #scopesToProbe(layout: Layout, keep: boolean, effective: ReadonlyMap<string, Change>, pending: readonly UserMessage[], touched: readonly string[]): Set<string> {
-    const baselineScopes = new Set(baselineDirectories(layout).flatMap((d) => directoryCandidates(layout, d).map((c) => c.scope)));
+  #scopesToProbe(
+    layout: Layout, baselineScopes: ReadonlySet<string>, keep: boolean, effective: ReadonlyMap<string, Change>, pending: readonly UserMessage[], touched: readonly string[],
+  ): Set<string> {
     const scopes = new Set<string>(keep ? baselineScopes : []);
     const addDirectory = (directory: string): void => {
       for (const c of directoryCandidates(layout, directory)) if (keep || !baselineScopes.has(c.scope)) scopes.add(c.scope);

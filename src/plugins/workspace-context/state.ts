@@ -107,19 +107,16 @@ export function visibleBaseline(session: Pick<Session, 'surface' | 'events'>, cl
 }
 
 /**
- * WC-47: a legacy baseline without an identity still counts as current when the scopes it loaded,
- * with their paths and digests, are exactly the ones discovery renders now.
+ * WC-47: a legacy baseline without an identity still counts as current when what the model has for
+ * the baseline scopes (the latest visible change of each, so later updates count) is exactly what
+ * discovery renders now: the same scopes, paths and digests.
  */
-export function legacyBaselineMatches(baseline: VisibleBaseline, now: readonly Change[]): boolean {
-  const loaded = new Map<string, Change>();
-  for (const change of baseline.changes) {
-    if (change.action === 'remove') loaded.delete(change.scope);
-    else loaded.set(change.scope, change);
-  }
-  if (loaded.size !== now.length) return false;
+export function legacyBaselineMatches(effective: ReadonlyMap<string, Change>, baselineScopes: ReadonlySet<string>, now: readonly Change[]): boolean {
+  const loaded = [...effective.values()].filter((c) => isActive(c) && baselineScopes.has(c.scope));
+  if (loaded.length !== now.length) return false;
   return now.every((c) => {
-    const old = loaded.get(c.scope);
-    return old !== undefined && old.path === c.path && old.digest === c.digest;
+    const old = effective.get(c.scope);
+    return isActive(old) && old.path === c.path && old.digest === c.digest;
   });
 }
 
