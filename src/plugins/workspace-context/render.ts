@@ -18,6 +18,15 @@ export const EMPTY_REPLACEMENT = `${REPLACEMENT_PREFIX} No workspace instruction
 /** How one input renders: a baseline file, or a dynamic transition (WC-19..WC-21). */
 export type SectionKind = 'baseline' | 'set' | 'replace' | 'remove';
 
+/** How bytes are counted and text is cut; the engine's by default (benches swap in `Buffer`'s). */
+export interface ByteBudget {
+  utf8Length(text: string): number;
+  /** The longest prefix within `maxBytes` UTF-8 bytes that does not split a code point, and its size. */
+  truncateUtf8(text: string, maxBytes: number): { readonly text: string; readonly bytes: number };
+}
+
+const engineBudget: ByteBudget = { utf8Length, truncateUtf8 };
+
 /** One input of a message block. */
 export interface RenderItem {
   readonly kind: SectionKind;
@@ -74,9 +83,11 @@ function framed(notice: string, intro: string, sections: readonly string[]): str
  * algorithm: everything; else drop files from the broad end until the rest fits; else keep only the
  * most specific file and cut its content at the largest code-point boundary that fits (binary
  * search), with `intro` and then the compact intro; else the unframed notice with the file heading,
- * the notice alone, and finally the notice cut to `maxBytes`. `items` must not be empty.
+ * the notice alone, and finally the notice cut to `maxBytes`. `items` must not be empty. `budget`
+ * counts and cuts; the engine does unless a caller (a bench) passes another.
  */
-export function renderBlock(items: readonly RenderItem[], intro: string, maxBytes: number): RenderedBlock {
+export function renderBlock(items: readonly RenderItem[], intro: string, maxBytes: number, budget: ByteBudget = engineBudget): RenderedBlock {
+  const { utf8Length, truncateUtf8 } = budget;
   const fits = (text: string): boolean => utf8Length(text) <= maxBytes;
   const paths = items.map((item) => item.path);
   const full = framed('', intro, items.map((item) => sectionText(item, item.content)));
