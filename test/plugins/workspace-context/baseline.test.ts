@@ -114,6 +114,13 @@ describe('baseline order and display (WC-10, WC-11, WC-17, WC-18, WC-29)', () =>
     expect(instructionMessages(bare)[0]!.source).toMatchObject({ baselineIdentity: identity('') });
   });
 
+  it('WC-10 [U] a session without a cwd uses the process cwd', async () => {
+    const host = createTestHost({ processCwd: '/repo/app', files: { '/repo/.git/HEAD': '', '/repo/AGENTS.md': 'root', '/repo/app/AGENTS.md': 'app' } });
+    host.use(workspaceContext, { maxBytes: 65536 });
+    await host.run('hi', reply);
+    expect(instructionMessages(host).map(texts)).toEqual([[baselineText(section('AGENTS.md', 'root'), section('app/AGENTS.md', 'app'))]]);
+  });
+
   it('WC-11 a home that is a chain directory shows its AGENTS.md once, as user-global', async () => {
     const host = mount({ '/repo/AGENTS.md': 'shared', '/repo/CLAUDE.md': 'claude' }, { maxBytes: 65536, dshHome: '/repo' });
     await host.run('hi', reply);
