@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
+import { truncateUtf8 } from '../../engine/index.js';
 
 /** What an entry is, without following a final symlink. */
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -34,6 +35,8 @@ export interface MemoryDisk {
 export const FILE_MODE = 0o600;
 /** Mode of directories the store creates (AM-25 [R]). */
 export const DIR_MODE = 0o700;
+/** Bytes of the target's name a temporary file name repeats (`.` + this + `.` + 12 hex + `.tmp` < 255). */
+const TEMP_PREFIX_BYTES = 64;
 
 const typeOf = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>
   s.isSymbolicLink() ? 'symlink' : s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
@@ -173,7 +176,8 @@ export async function ensureParents(disk: MemoryDisk, memdir: string, segments: 
  * removed, `path` is left alone and the result is false (the caller re-reads and retries).
  */
 export async function writeAtomic(disk: MemoryDisk, path: string, bytes: Uint8Array, verify?: () => Promise<boolean>): Promise<boolean> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  // The name keeps a readable prefix of the target's, short enough that the whole stays under 255 bytes.
+  const temp = join(dirname(path), `.${truncateUtf8(basename(path), TEMP_PREFIX_BYTES).text}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await disk.createExclusive(temp, bytes, FILE_MODE);
     if (verify !== undefined && !(await verify())) {
