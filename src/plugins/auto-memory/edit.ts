@@ -33,8 +33,8 @@ export function splitLines(text: string): string[] {
 /**
  * Inserts `insertText` after line `insertLine` (0 inserts before the first line). `insertLine` must
  * be an integer in `0..lineCount` (`INVALID_LINE`). The inserted lines take the file's line ending;
- * the file keeps or lacks its final line ending as before, except that text appended to a file
- * without lines keeps the final line ending it brought.
+ * the file keeps or lacks its final line ending as before, except that text appended at the end
+ * keeps the final line ending it brought, and an empty last line gets one (or it would vanish).
  */
 export function editLines(text: string, insertLine: number, insertText: string, shown: string): string | MemoryError {
   const lines = splitLines(text);
@@ -44,7 +44,8 @@ export function editLines(text: string, insertLine: number, insertText: string, 
   const eol = lineEnding(text);
   const added = splitLines(insertText);
   if (added.length === 0) added.push('');
-  const joined = [...lines.slice(0, insertLine), ...added, ...lines.slice(insertLine)].join(eol);
+  const parts = [...lines.slice(0, insertLine), ...added, ...lines.slice(insertLine)];
   const endsWithEol = lines.length === 0 ? /\n$/.test(insertText) : /\n$/.test(text) || (insertLine === lines.length && /\n$/.test(insertText));
-  return endsWithEol ? joined + eol : joined;
+  // A last line that is empty exists only through the line ending after it.
+  return parts.join(eol) + (endsWithEol || parts.at(-1) === '' ? eol : '');
 }
