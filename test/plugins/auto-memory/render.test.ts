@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Config, resolveConfig } from '../../../src/plugins/auto-memory/config.js';
+import { Config, resolveConfig, type Config as ConfigValue } from '../../../src/plugins/auto-memory/config.js';
 import { isSubagent, resolveProject } from '../../../src/plugins/auto-memory/project.js';
 import {
   boundIndex, digestOf, EMPTY_MEMORY_DIR, GUIDANCE, numberLines, renderIndexMessage, renderRulesMessage, renderToolResult, ruleSection,
@@ -114,7 +114,7 @@ describe('configuration', () => {
 
   it('AM-03 AM-04 X-10 root: relative to $DSH_HOME, absolute and ~ allowed; rule dirs expanded', () => {
     const env = { env: {}, homedir: '/home/u', processCwd: '/work' };
-    const config = validateConfig(Config, {});
+    const config = validateConfig(Config, {}) as ConfigValue;
     expect(resolveConfig(config, env).root).toBe('/home/u/.dsh/auto-memory');
     expect(resolveConfig(config, { ...env, env: { DSH_HOME: '/opt/dsh' } }).root).toBe('/opt/dsh/auto-memory');
     expect(resolveConfig({ ...config, root: 'mem/x' }, { ...env, env: { DSH_HOME: '~/h' } }).root).toBe('/home/u/h/mem/x');
