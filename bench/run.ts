@@ -3,6 +3,7 @@
 // Options: --quick (fewer, shorter rounds), --only <substring> (groups whose name contains it).
 
 import { cpus, totalmem } from 'node:os';
+import { autoMemoryComparisons } from './auto-memory.bench.js';
 import { compare, markdownTable, type Comparison, type Row } from './harness.js';
 import { digestComparisons } from './digest.bench.js';
 import { globComparisons, globExtras } from './glob.bench.js';
@@ -16,7 +17,7 @@ const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
 const options = quick ? { rounds: 3, time: 100 } : { rounds: 7, time: 150 };
 
 const include = (group: string): boolean => only === undefined || group.includes(only);
-const comparisons: Comparison[] = [...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons()]
+const comparisons: Comparison[] = [...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons(), ...autoMemoryComparisons()]
   .filter((c) => include(c.group));
 
 const rows: Row[] = [];

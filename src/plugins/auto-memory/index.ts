@@ -18,6 +18,8 @@ export type { ResolvedConfig, RuleDir } from './config.js';
 export type { IndexSource, RulesSource } from './inject.js';
 export { SOURCE_KIND } from './inject.js';
 export { MEMORY_TOOL } from './tool.js';
+export { RuleMatcher } from './rules.js';
+export type { Rule, Touch } from './rules.js';
 
 /** The plugin name (AM-01a). */
 export const name = 'auto-memory';
