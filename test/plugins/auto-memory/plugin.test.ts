@@ -109,6 +109,14 @@ describe('the memory tool on the host', () => {
     expect(toolResultText(host)).toBe('Deleted /memories/tools/pnpm.md.');
   });
 
+  it('AM-26 memory writes go to $DSH_HOME on disk, never through the workspace fs provider', async () => {
+    const { host, memdir } = setup();
+    await host.run('remember', [{ tools: [{ name: 'memory', input: { command: 'create', path: '/memories/a.md', file_text: 'x' } }] }, { text: 'ok' }]);
+    expect(read(join(memdir, 'a.md'))).toBe('x');
+    expect(host.fs.calls.filter((c) => c.op === 'writeText' || c.op === 'editText')).toEqual([]);
+    expect(host.fs.calls.every((c) => !c.path.includes('auto-memory'))).toBe(true);
+  });
+
   it('AM-11 structured error codes: the value is { ok: false, code, message } and the model sees the code', async () => {
     const { host } = setup();
     await host.run('bad', [
@@ -270,6 +278,15 @@ describe('rules', () => {
     host.compact();
     await host.run('three', [{ text: 'ok' }]);
     expect(last(host.requests)).toEqual(['plugin:Summary of the earli', 'rules(~/.dsh/rules/scoped.md, ~/.claude/rules/mac-config.md, .claude/rules/api.md)', 'user:three']);
+  });
+
+  it('AM-34 X-11 a resumed session rebuilds its active path rules from the log, so compaction re-injects them', async () => {
+    const { host } = setup({ files: RULES });
+    await host.run('one', [{ tools: [{ name: 'read', input: { file_path: 'x.ts' } }] }, { text: 'ok' }]);
+    await host.resume();
+    host.compact();
+    await host.run('two', [{ text: 'ok' }]);
+    expect(last(host.requests)).toEqual(['plugin:Summary of the earli', 'rules(~/.dsh/rules/scoped.md, ~/.claude/rules/mac-config.md, .claude/rules/api.md)', 'user:two']);
   });
 
   it('AM-38 memory and rules together: index first, then rules, both before the user message', async () => {
