@@ -78,19 +78,24 @@ export class Injector {
     const { agent, signal } = event;
     if (decision.kind !== 'enter' || (event.step === 1 && decision.messages.length === 0) || !this.#serves(agent)) return decision;
     const { config, ctx } = this.host;
-    let added: UserMessage[];
-    try {
-      const fs = ctx.get(HostService.fs) as FileSystem | undefined;
-      const project = await resolveProject(agent, this.host.runtime.processCwd, config.projectRootMarkers, fs, config.root, signal);
-      const present = presentSources(agent, decision.messages);
-      const index = config.inject ? await this.#indexMessage(project, present) : undefined;
-      const rules = config.rules && fs !== undefined ? await this.#rulesMessage(agent, fs, project, present, signal) : undefined;
-      added = [...(index ? [index] : []), ...(rules ? [rules] : [])];
-    } catch (error) {
-      if (signal.aborted) throw error;
-      ctx.logger.warn('auto-memory injection failed: %o', error);
-      return decision;
-    }
+    // Each part fails alone: an unreadable MEMORY.md must not cost the rules, nor the other way round.
+    const attempt = async (what: string, make: () => Promise<UserMessage | undefined>): Promise<UserMessage[]> => {
+      try {
+        const message = await make();
+        return message === undefined ? [] : [message];
+      } catch (error) {
+        if (signal.aborted) throw error;
+        ctx.logger.warn(`auto-memory: ${what} injection failed: %o`, error);
+        return [];
+      }
+    };
+    const fs = ctx.get(HostService.fs) as FileSystem | undefined;
+    const project = await resolveProject(agent, this.host.runtime.processCwd, config.projectRootMarkers, fs, config.root, signal);
+    const present = presentSources(agent, decision.messages);
+    const added = [
+      ...(config.inject ? await attempt('index', () => this.#indexMessage(project, present)) : []),
+      ...(config.rules && fs !== undefined ? await attempt('rules', () => this.#rulesMessage(agent, fs, project, present, signal)) : []),
+    ];
     if (added.length === 0) return decision;
     const at = insertionPoint(decision.messages, event.messages, event.step);
     return { kind: 'enter', messages: [...decision.messages.slice(0, at), ...added, ...decision.messages.slice(at)] };

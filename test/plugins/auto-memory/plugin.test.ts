@@ -4,7 +4,7 @@
 // change, together with memory, out-of-project links). Memory lives in a real temporary $DSH_HOME;
 // the workspace and rule dirs in the host's in-memory provider.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -218,6 +218,26 @@ describe('index injection', () => {
       type: 'text',
       text: `<system-reminder>\n${INTRO}\n\n# Memory index\n\n- [n](n.md) — 0123456789\n- [n](n.md) — 0123456789\n- [n](n.md) — 0123456789\n[MEMORY.md was truncated to fit the injection budget; use memory view /memories/MEMORY.md for the full index]\n</system-reminder>`,
     }]);
+  });
+
+  it('AM-24 AM-27 a linked MEMORY.md is not injected (a warning is logged); rules still come', async () => {
+    const { host, memdir, home } = setup({ files: { '/repo/.claude/rules/r.md': 'rule' } });
+    mkdirSync(memdir, { recursive: true });
+    writeFileSync(join(home, 'elsewhere.md'), 'SECRET');
+    symlinkSync(join(home, 'elsewhere.md'), join(memdir, 'MEMORY.md'));
+    await host.run('hi', [{ text: 'ok' }]);
+    expect(last(host.requests)).toEqual(['rules(.claude/rules/r.md)', 'user:hi']);
+    expect(host.logs.map((l) => [l.level, l.message])).toContainEqual(['warn', expect.stringContaining('auto-memory: index injection failed')]);
+  });
+
+  it('AM-05 AM-27 without an fs provider the cwd is the project root and the index is still injected; rules need the provider', async () => {
+    const home = tempDir();
+    const host = createTestHost({ cwd: '/repo', dshHome: home });
+    host.use(autoMemory, {});
+    mkdirSync(join(home, 'auto-memory', '--repo--'), { recursive: true });
+    writeFileSync(join(home, 'auto-memory', '--repo--', 'MEMORY.md'), 'note\n');
+    await host.run('hi', [{ text: 'ok' }]);
+    expect(last(host.requests)).toEqual(['index', 'user:hi']);
   });
 
   it('AM-27 X-08 a MEMORY.md that tries to close the frame is escaped', async () => {
