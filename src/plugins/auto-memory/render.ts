@@ -6,6 +6,7 @@ import { sha256Hex, truncateUtf8, utf8Length } from '../../engine/index.js';
 import { escapeReminder, frameReminder } from '../../host/framing.js';
 import type { JsonValue } from '../../host/message.js';
 import type { MemoryError } from './content.js';
+import { splitLines } from './edit.js';
 import type { StoreResult } from './store.js';
 
 /** The index message's intro (AM-28 [P]). */
@@ -105,10 +106,7 @@ How to write:
 
 /** A numbered view (AM-09): each line as its 1-based number right-aligned to width 6, a tab, the line. */
 export function numberLines(text: string): string {
-  if (text === '') return '';
-  const lines = text.split(/\r?\n/);
-  if (lines.at(-1) === '') lines.pop();
-  return lines.map((line, i) => `${String(i + 1).padStart(LINE_NUMBER_WIDTH)}\t${line}`).join('\n');
+  return splitLines(text).map((line, i) => `${String(i + 1).padStart(LINE_NUMBER_WIDTH)}\t${line}`).join('\n');
 }
 
 /** The model-visible text of a tool value (the tool's `output.render`). */

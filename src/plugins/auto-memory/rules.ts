@@ -96,44 +96,52 @@ export function below(base: string, absolute: string): string | undefined {
 export class RuleMatcher {
   #key = '';
   #set: GlobSet | undefined;
+  /** Which of the patterns (by position in the rules' glob list) the set holds, in set order. */
+  #kept: number[] = [];
   /** Rule index of each pattern of `#set`. */
   #owners: number[] = [];
   #rules: readonly Rule[] = [];
   /** Patterns the engine refused, with the reason (reported once per compile). */
   rejected: { displayPath: string; pattern: string; reason: string }[] = [];
 
-  /** Points the matcher at `rules`, compiling their globs into one GlobSet if they changed. */
+  /**
+   * Points the matcher at `rules`, compiling their globs into one GlobSet if the globs changed.
+   * Rules without globs may come and go without a compile: only the pattern-to-rule map is rebuilt.
+   */
   update(rules: readonly Rule[]): void {
     this.#rules = rules;
     const patterns: string[] = [];
     const owners: number[] = [];
     rules.forEach((rule, i) => rule.paths.forEach((p) => (patterns.push(p), owners.push(i))));
     const key = JSON.stringify(patterns);
-    this.#owners = owners;
-    if (key === this.#key) return;
-    this.#key = key;
-    this.rejected = [];
-    this.#set = patterns.length === 0 ? undefined : this.#compile(patterns, owners);
+    if (key !== this.#key) {
+      this.#key = key;
+      this.rejected = [];
+      this.#compile(patterns, owners);
+    }
+    this.#owners = this.#kept.map((i) => owners[i]!);
   }
 
-  #compile(patterns: string[], owners: number[]): GlobSet | undefined {
+  #compile(patterns: string[], owners: number[]): void {
+    this.#kept = patterns.map((_, i) => i);
+    if (patterns.length === 0) {
+      this.#set = undefined;
+      return;
+    }
     try {
-      return compileGlobs(patterns);
+      this.#set = compileGlobs(patterns);
     } catch {
       // Only on failure: find the refused patterns one by one, drop them, and compile the rest once.
-      const kept: string[] = [];
-      const keptOwners: number[] = [];
-      patterns.forEach((pattern, i) => {
+      this.#kept = this.#kept.filter((i) => {
         try {
-          compileGlobs([pattern]);
-          kept.push(pattern);
-          keptOwners.push(owners[i]!);
+          compileGlobs([patterns[i]!]);
+          return true;
         } catch (error) {
-          this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern, reason: (error as Error).message });
+          this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern: patterns[i]!, reason: (error as Error).message });
+          return false;
         }
       });
-      this.#owners = keptOwners;
-      return kept.length === 0 ? undefined : compileGlobs(kept);
+      this.#set = this.#kept.length === 0 ? undefined : compileGlobs(this.#kept.map((i) => patterns[i]!));
     }
   }
 

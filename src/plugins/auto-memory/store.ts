@@ -80,7 +80,7 @@ export class MemoryStore {
       if (bad !== undefined) return bad;
       const index = isIndex ? undefined : await this.#readIndex();
       if (isMemoryError(index)) return index;
-      const count = await this.#count(join(this.memdir));
+      const count = await this.#count();
       const after = count + 1 + (!isIndex && index === null ? 1 : 0);
       if (after > this.limits.maxFiles) {
         return memoryError('TOO_MANY_FILES', `creating ${path.virtual} would make ${after} .md files in this project (MEMORY.md included); the limit is maxFiles = ${this.limits.maxFiles}`);
@@ -252,9 +252,9 @@ export class MemoryStore {
   }
 
   /** How many `.md` files the project has (AM-12); an absent directory has none. */
-  async #count(dir: string): Promise<number> {
-    if ((await this.disk.lstat(dir)) === undefined) return 0;
-    return (await this.#list(dir)).length;
+  async #count(): Promise<number> {
+    if ((await this.disk.lstat(this.memdir)) === undefined) return 0;
+    return (await this.#list(this.memdir)).length;
   }
 
   /** Runs a command under the directory's lock; an unsafe path found on disk becomes INVALID_PATH. */

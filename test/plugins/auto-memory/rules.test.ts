@@ -154,6 +154,14 @@ describe('activation', () => {
     expect(matcher.activated([{ fromCwd: undefined, fromRoot: 'src/x' }, { fromCwd: undefined, fromRoot: 'r.md' }])).toEqual(['a.md', 'b.md']);
   });
 
+  it('AM-34 a rule without globs added in front does not shift which rule a glob belongs to (no recompile needed)', () => {
+    const matcher = new RuleMatcher();
+    matcher.update([project('a.md', ['+(x)', 'src/**']), project('b.md', ['*.md'])]);
+    matcher.update([project('u.md', []), project('a.md', ['+(x)', 'src/**']), project('b.md', ['*.md'])]);
+    expect(matcher.activated([{ fromCwd: undefined, fromRoot: 'src/x' }])).toEqual(['a.md']);
+    expect(matcher.activated([{ fromCwd: undefined, fromRoot: 'r.md' }])).toEqual(['b.md']);
+  });
+
   it('below(): only strictly inside the base, with / separators', () => {
     expect([below('/repo', '/repo/a/b'), below('/repo', '/repo'), below('/repo', '/repox/a'), below('/repo', '/a'), below('/', '/a')]).toEqual(['a/b', undefined, undefined, undefined, 'a']);
   });
