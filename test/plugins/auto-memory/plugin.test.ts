@@ -66,6 +66,7 @@ describe('registration', () => {
     const tool = host.requests[0]!.tools.find((t) => t.name === 'memory')!;
     expect(tool.parameters).toMatchObject({ type: 'object', required: ['command'], properties: { command: { enum: ['view', 'create', 'str_replace', 'insert', 'delete', 'rename'] } } });
     expect(host.requests[0]!.system).toContain(GUIDANCE);
+    expect((await host.core.prompt.assemble({})).sections.filter((x) => x.name === 'tool:memory').map((x) => x.text)).toEqual([GUIDANCE]);
     expect(autoMemory.name).toBe('auto-memory');
     expect('default' in autoMemory).toBe(false);
   });
@@ -182,6 +183,19 @@ describe('index injection', () => {
     host.compact();
     await host.run('after', [{ text: 'ok' }]);
     expect(last(host.requests)).toEqual(['plugin:Summary of the earli', 'index', 'user:after']);
+  });
+
+  it('AM-27 step 6 an identical index message already entering this step (or pending) is not added again', async () => {
+    const { host } = setup({ index: INDEX });
+    const text = indexText(INDEX.trimEnd());
+    const copy = { id: 'copy', role: 'user' as const, content: [{ type: 'text' as const, text }], source: { kind: 'auto-memory', channel: 'index', digest: sha256(text), projectKey: '--repo--' } };
+    // Registered after auto-memory, so it runs inside it: its addition is in the decision auto-memory sees.
+    host.use({ name: 'adds-a-copy', apply: (ctx) => void ctx.on('agent/pre-step', async (_e: unknown, next: () => Promise<{ kind: string; messages: unknown[] }>) => {
+      const d = await next();
+      return { ...d, messages: [copy, ...d.messages] };
+    }) }, {});
+    await host.run('hi', [{ text: 'ok' }]);
+    expect(host.requests[0]!.messages.map((m) => m.id)).toEqual(['copy', 'msg-1']);
   });
 
   it('AM-29 X-11 a resumed session with the index still visible does not inject it again', async () => {

@@ -233,6 +233,17 @@ describe('str_replace and insert', () => {
   });
 });
 
+describe('byte-order marks', () => {
+  it('AM-23 a file written with a BOM keeps it through an edit (nothing of the user\'s file is lost)', async () => {
+    const { store, memdir } = tempStore();
+    mkdirSync(memdir, { recursive: true });
+    writeFileSync(join(memdir, 'a.md'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('one\r\n')]));
+    expect(await store.view('/memories/a.md', false)).toMatchObject({ content: 'one\r\n' });
+    await store.insert('/memories/a.md', 1, 'two');
+    expect(read(join(memdir, 'a.md'))).toBe('\ufeffone\r\ntwo\r\n');
+  });
+});
+
 describe('delete and rename', () => {
   it('AM-19 delete removes the file and every index line with that exact target', async () => {
     const { store, memdir } = tempStore();
