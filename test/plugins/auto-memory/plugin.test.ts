@@ -60,7 +60,7 @@ const toolResultText = (host: ReturnType<typeof setup>['host'], n = -1) => {
 };
 
 describe('registration', () => {
-  it('AM-38 AM-08 the memory tool is registered with its schemas; the tool:memory section carries the guidance', async () => {
+  it('AM-01a AM-02 AM-38 AM-08 the plugin is auto-memory; the memory tool is registered with its schemas; the tool:memory section carries the guidance', async () => {
     const { host } = setup();
     await host.run('hi', [{ text: 'hello' }]);
     const tool = host.requests[0]!.tools.find((t) => t.name === 'memory')!;
@@ -268,7 +268,7 @@ describe('rules', () => {
     '/home/u/.dsh/rules/scoped.md': '---\npaths: "*.ts"\n---\nUser TS rule.\n',
   };
 
-  it('AM-34 AM-36 unconditional rules on the first step, once; exact text and source', async () => {
+  it('AM-34 AM-36 AM-37 unconditional rules on the first step, once; exact text (framed as background context) and source', async () => {
     const { host } = setup({ files: RULES });
     await host.run('hi', [{ tools: [{ name: 'memory', input: { command: 'view' } }] }, { text: 'ok' }]);
     expect(last(host.requests)).toEqual(['rules(~/.claude/rules/mac-config.md)', 'user:hi', 'assistant', 'tool']);
@@ -329,7 +329,7 @@ describe('rules', () => {
     expect(last(host.requests)).toEqual(['index', 'rules(~/.claude/rules/mac-config.md)', 'user:hi']);
   });
 
-  it('AM-32 AM-38 a project rule linked from outside the project is skipped; one inside is followed', async () => {
+  it('AM-32 AM-37 AM-38 a project rule linked from outside the project is skipped; one inside is followed', async () => {
     const { host } = setup({ files: { '/etc/secret.md': 'SECRET', '/repo/docs/team.md': 'Team rule.' } });
     host.fs.symlink('/repo/.claude/rules/evil.md', '/etc/secret.md');
     host.fs.symlink('/repo/.claude/rules/team.md', '/repo/docs/team.md');
