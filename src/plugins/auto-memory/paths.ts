@@ -84,6 +84,15 @@ export function isIndexPath(path: VirtualPath): boolean {
   return path.relative === INDEX_FILE;
 }
 
+/**
+ * Whether the path may name the index on a case-insensitive file system (macOS, Windows), where
+ * `/memories/memory.md` is the same file as `/memories/MEMORY.md`. Rename refuses these too, so the
+ * index cannot be moved away under another spelling.
+ */
+export function mayBeIndexPath(path: VirtualPath): boolean {
+  return path.relative.toLowerCase() === INDEX_FILE.toLowerCase();
+}
+
 function invalid(message: string): PathProblem {
   return { code: 'INVALID_PATH', message };
 }

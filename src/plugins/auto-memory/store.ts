@@ -8,7 +8,7 @@ import { checkPath, ensureParents, KeyedLock, UnsafePathError, writeAtomic, type
 import { checkWritable, compareCodePoints, encodeText, isMemoryError, memoryError, readTextFile, type MemoryError, type TextFile } from './content.js';
 import { appendEntry, entryLine, INDEX_HEADER, removeEntries, syncEntries } from './index-file.js';
 import { deriveEntry, legacyTitle, memoryIssues, newIssues, type Issue } from './memory-file.js';
-import { INDEX_FILE, isIndexPath, isPathProblem, MARKDOWN_SUFFIX, parseVirtualPath, requireMarkdown, type VirtualPath } from './paths.js';
+import { INDEX_FILE, isIndexPath, isPathProblem, mayBeIndexPath, MARKDOWN_SUFFIX, parseVirtualPath, requireMarkdown, type VirtualPath } from './paths.js';
 import { editLines, replaceOnce } from './edit.js';
 import { join } from 'node:path';
 
@@ -128,7 +128,7 @@ export class MemoryStore {
     return this.#locked(async () => {
       for (const raw of [rawPath, rawNewPath]) {
         const parsed = parseVirtualPath(raw);
-        if (!isPathProblem(parsed) && isIndexPath(parsed)) return memoryError('FORBIDDEN', `${INDEX_FILE} cannot be renamed, and nothing can be renamed to it; the index must stay at /memories/${INDEX_FILE}`);
+        if (!isPathProblem(parsed) && mayBeIndexPath(parsed)) return memoryError('FORBIDDEN', `${INDEX_FILE} cannot be renamed, and nothing can be renamed to it; the index must stay at /memories/${INDEX_FILE}`);
       }
       const source = await this.#file(rawPath, 'file');
       if (isMemoryError(source)) return source;

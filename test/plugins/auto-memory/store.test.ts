@@ -296,6 +296,9 @@ describe('delete and rename', () => {
     const forbidden = { ok: false, code: 'FORBIDDEN', message: 'MEMORY.md cannot be renamed, and nothing can be renamed to it; the index must stay at /memories/MEMORY.md' };
     expect(await store.rename('/memories/MEMORY.md', '/memories/c.md')).toEqual(forbidden);
     expect(await store.rename('/memories/a.md', '/memories/MEMORY.md')).toEqual(forbidden);
+    // On a case-insensitive file system these spell the index too.
+    expect(await store.rename('/memories/memory.md', '/memories/c.md')).toEqual(forbidden);
+    expect(await store.rename('/memories/a.md', '/memories/Memory.MD')).toEqual(forbidden);
     expect([read(join(memdir, 'a.md')), read(join(memdir, 'b.md'))]).toEqual(['a', 'b']);
   });
 });
