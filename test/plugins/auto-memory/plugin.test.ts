@@ -349,6 +349,13 @@ describe('rules', () => {
     await host.run('hi', [{ text: 'ok' }]);
     expect(last(host.requests)).toEqual(['rules(.claude/rules/a.md, .claude/rules/b.md)', 'user:hi']);
   });
+
+  it('AM-35 limits apply before dedup: a rule cut from the collection does not move up once the others were sent', async () => {
+    const { host } = setup({ files: { '/repo/.claude/rules/a.md': 'A', '/repo/.claude/rules/b.md': 'B' }, config: { maxRules: 1 } });
+    await host.run('hi', [{ text: 'ok' }]);
+    await host.run('again', [{ text: 'ok' }]);
+    expect(last(host.requests)).toEqual(['rules(.claude/rules/a.md)', 'user:hi', 'assistant', 'user:again']);
+  });
 });
 
 function messageTexts(request: ModelRequest): string[] {
