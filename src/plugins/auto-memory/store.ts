@@ -143,9 +143,12 @@ export class MemoryStore {
       const sync = {
         target: from.relative, newTarget: to.relative, before: deriveEntry(file.text, from.relative), after: deriveEntry(file.text, to.relative), legacyTitle: legacyTitle(file.text),
       };
+      const update = (current: TextFile | null) => (current === null ? null : { ...current, text: syncEntries(current.text, sync) });
+      const problem = this.#checkIndex(update(index));
+      if (problem !== undefined) return problem;
       await ensureParents(this.disk, this.memdir, to.segments);
       await this.disk.rename(source.found.path, destination.found.path);
-      await this.#updateIndex((current) => (current === null ? null : { ...current, text: syncEntries(current.text, sync) }));
+      await this.#updateIndex(update);
       const issues = newIssues(memoryIssues(file.text, from.relative), memoryIssues(file.text, to.relative));
       return { ok: true, command: 'rename', path: from.virtual, new_path: to.virtual, issues };
     });

@@ -130,6 +130,13 @@ describe('limits', () => {
     expect(tree(memdir)).toEqual([]);
   });
 
+  it('AM-12 a rename whose longer index target would push MEMORY.md over maxFileBytes fails and moves nothing', async () => {
+    const { store, memdir } = tempStore({ maxFileBytes: 40 });
+    await store.create('/memories/a.md', 'x\n');
+    expect(await store.rename('/memories/a.md', '/memories/a-much-longer-name.md')).toEqual({ ok: false, code: 'FILE_TOO_LARGE', message: '/memories/MEMORY.md would be 68 bytes; the limit is maxFileBytes = 40' });
+    expect(tree(memdir)).toEqual(['MEMORY.md', 'a.md']);
+  });
+
   it('AM-12 maxFiles counts MEMORY.md and the auto-created index', async () => {
     const one = tempStore({ maxFiles: 1 });
     expect(await one.store.create('/memories/a.md', 'x')).toEqual({ ok: false, code: 'TOO_MANY_FILES', message: 'creating /memories/a.md would make 2 .md files in this project (MEMORY.md included); the limit is maxFiles = 1' });
