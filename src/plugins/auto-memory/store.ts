@@ -2,7 +2,8 @@
 // AM-24, AM-25). Every command validates everything first and writes last, so an error writes
 // nothing; the memory file is written before the index, and every write is atomic. Commands on one
 // directory run one at a time (a lock shared by every store in the process), so two sessions
-// editing the same project's index cannot lose each other's lines.
+// editing the same project's index cannot lose each other's lines; another process's edit is
+// caught by the re-check just before each index rename (`#updateIndex`).
 
 import { checkPath, ensureParents, KeyedLock, UnsafePathError, writeAtomic, type CheckedPath, type MemoryDisk } from './disk.js';
 import { checkWritable, compareCodePoints, encodeText, isMemoryError, memoryError, readTextFile, type MemoryError, type TextFile } from './content.js';

@@ -244,6 +244,15 @@ describe('index injection', () => {
     expect(host.logs.map((l) => [l.level, l.message])).toContainEqual(['warn', expect.stringContaining('auto-memory: index injection failed')]);
   });
 
+  it('AM-12 X-04 a MEMORY.md that is not UTF-8 text is not injected (a warning is logged)', async () => {
+    const { host, memdir } = setup();
+    mkdirSync(memdir, { recursive: true });
+    writeFileSync(join(memdir, 'MEMORY.md'), Buffer.from([0x2d, 0x20, 0xc3, 0x28, 0x0a]));
+    await host.run('hi', [{ text: 'ok' }]);
+    expect(last(host.requests)).toEqual(['user:hi']);
+    expect(host.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual(['auto-memory: not injecting the index: /memories/MEMORY.md is not valid UTF-8 text']);
+  });
+
   it('AM-05 AM-27 without an fs provider the cwd is the project root and the index is still injected; rules need the provider', async () => {
     const home = tempDir();
     const host = createTestHost({ cwd: '/repo', dshHome: home });

@@ -90,6 +90,12 @@ describe('discovery', () => {
     expect(fs.calls.filter((c) => c.op === 'streamText' && c.path.endsWith('huge.md'))).toHaveLength(1);
   });
 
+  it('AM-31 a rule file the provider cannot read as text is skipped with a warning; the others load', async () => {
+    const { reader: r, warnings } = reader({ '/repo/.claude/rules/bin.md': 'a\0b', '/repo/.claude/rules/ok.md': 'ok' });
+    expect(summary(await r.collect({ ...SOURCES, userRuleDirs: [] }))).toEqual([['project', '.claude/rules/ok.md', [], 'ok']]);
+    expect(warnings).toEqual(['auto-memory: skipped rule .claude/rules/bin.md: streamText /repo/.claude/rules/bin.md: binary content (NUL byte)']);
+  });
+
   it('AM-36 a changed file is read again (new version); an unchanged one comes from the cache', async () => {
     const { fs, reader: r } = reader({ '/repo/.claude/rules/a.md': 'one' });
     const sources = { ...SOURCES, userRuleDirs: [] };
