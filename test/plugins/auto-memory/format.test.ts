@@ -137,6 +137,23 @@ describe('index lines', () => {
     }));
   });
 
+  it('AM-21 AM-23 property: syncing one target changes only that target\'s entry lines, and keeps every line ending', () => {
+    const line = fc.oneof(fc.constantFrom('- [a](a.md) — old', '- [Mine](a.md) — old', '- [a](a.md)', '- [b](b.md) — old', '- [ ] [a](a.md)', '# h', ''), fc.string().filter((s) => !s.includes('\n')));
+    fc.assert(fc.property(fc.array(line, { minLength: 1 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
+      const text = lines.map((l) => l + eol).join('');
+      const synced = syncEntries(text, { target: 'a.md', newTarget: 'z.md', before: { title: 'a', description: 'old' }, after: { title: 'z', description: 'new' } });
+      const before = text.split(/(?<=\n)/);
+      const after = synced.split(/(?<=\n)/);
+      expect(after).toHaveLength(before.length);
+      before.forEach((piece, i) => {
+        const entry = parseEntry(piece.replace(/\r?\n$/, ''));
+        if (entry?.target === 'a.md') expect(parseEntry(after[i]!.replace(/\r?\n$/, ''))?.target).toBe('z.md');
+        else expect(after[i]).toBe(piece);
+        expect(after[i]!.endsWith(eol)).toBe(true);
+      });
+    }));
+  });
+
   it('AM-19 AM-23 append uses the index line ending and ends an unterminated last line first', () => {
     expect(appendEntry('', 'L')).toBe('L\n');
     expect(appendEntry(INDEX_HEADER, 'L')).toBe('# Memory index\n\nL\n');
