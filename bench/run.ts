@@ -3,6 +3,7 @@
 // Options: --quick (fewer, shorter rounds), --only <substring> (groups whose name contains it).
 
 import { cpus, totalmem } from 'node:os';
+import { autoMemoryComparisons } from './auto-memory.bench.js';
 import { compare, markdownTable, type Comparison, type Row } from './harness.js';
 import { digestComparisons } from './digest.bench.js';
 import { globComparisons, globExtras } from './glob.bench.js';
@@ -18,7 +19,9 @@ const options = quick ? { rounds: 3, time: 100 } : { rounds: 7, time: 150 };
 
 const include = (group: string): boolean => only === undefined || group.includes(only);
 const workspace = include('workspace-context') ? await workspaceContextComparisons(quick) : { comparisons: [], rows: [], notes: [] };
-const comparisons: Comparison[] = [...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons(), ...workspace.comparisons]
+const comparisons: Comparison[] = [
+  ...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons(), ...autoMemoryComparisons(), ...workspace.comparisons,
+]
   .filter((c) => include(c.group));
 
 const rows: Row[] = [];
