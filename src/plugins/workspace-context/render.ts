@@ -43,6 +43,10 @@ export interface RenderedBlock {
   readonly text: string;
   /** Per input, whether it counts as rendered: whole, or cut with at least one byte (or empty to begin with). */
   readonly represented: readonly boolean[];
+  /** Display paths of inputs left out whole (the budget notice names them). */
+  readonly omitted: readonly string[];
+  /** The input that was cut, with its content's UTF-8 size before and after. */
+  readonly truncated?: { readonly path: string; readonly from: number; readonly to: number };
 }
 
 /** The section of one input with `content` in place of the file text. */
@@ -91,11 +95,11 @@ export function renderBlock(items: readonly RenderItem[], intro: string, maxByte
   const fits = (text: string): boolean => utf8Length(text) <= maxBytes;
   const paths = items.map((item) => item.path);
   const full = framed('', intro, items.map((item) => sectionText(item, item.content)));
-  if (fits(full)) return { text: full, represented: items.map(() => true) };
+  if (fits(full)) return { text: full, represented: items.map(() => true), omitted: [] };
   for (let start = 1; start < items.length; start++) {
     const rest = items.slice(start);
     const text = framed(budgetNotice(maxBytes, paths.slice(0, start), undefined), intro, rest.map((item) => sectionText(item, item.content)));
-    if (fits(text)) return { text, represented: items.map((_, i) => i >= start) };
+    if (fits(text)) return { text, represented: items.map((_, i) => i >= start), omitted: paths.slice(0, start) };
   }
   const last = items[items.length - 1]!;
   const omitted = paths.slice(0, -1);
@@ -118,13 +122,17 @@ export function renderBlock(items: readonly RenderItem[], intro: string, maxByte
         low = mid + 1;
       } else high = mid - 1;
     }
-    if (best !== undefined) return { text: best.text, represented: only(truncateUtf8(last.content, best.bytes).bytes > 0 || from === 0) };
+    if (best !== undefined) {
+      const to = truncateUtf8(last.content, best.bytes).bytes;
+      return { text: best.text, represented: only(to > 0 || from === 0), omitted, truncated: { path: last.path, from, to } };
+    }
   }
   // WC-25 step 5: even an empty cut does not fit in a frame; DSH falls back to unframed text.
-  const notice = escapeReminder(budgetNotice(maxBytes, omitted, { path: last.path, from, to: 0 }));
+  const truncated = { path: last.path, from, to: 0 };
+  const notice = escapeReminder(budgetNotice(maxBytes, omitted, truncated));
   const withHeading = escapeReminder(`${notice}\n\n${sectionText(last, '')}`);
-  if (fits(withHeading)) return { text: withHeading, represented: only(from === 0) };
-  return { text: fits(notice) ? notice : truncateUtf8(notice, maxBytes).text, represented: only(false) };
+  if (fits(withHeading)) return { text: withHeading, represented: only(from === 0), omitted, truncated };
+  return { text: fits(notice) ? notice : truncateUtf8(notice, maxBytes).text, represented: only(false), omitted, truncated };
 }
 
 /**

@@ -11,7 +11,7 @@ const file = (path: string, content: string, directory = '.'): RenderItem => ({ 
 describe('templates', () => {
   it('WC-17 a baseline frames intro and sections joined by blank lines', () => {
     const out = renderBlock([file('~/.dsh/AGENTS.md', 'global', 'user-global'), file('AGENTS.md', 'root')], INTRO, 65536);
-    expect(out).toEqual({ text: frame(INTRO, section('~/.dsh/AGENTS.md', 'global'), section('AGENTS.md', 'root')), represented: [true, true] });
+    expect(out).toEqual({ text: frame(INTRO, section('~/.dsh/AGENTS.md', 'global'), section('AGENTS.md', 'root')), represented: [true, true], omitted: [] });
   });
 
   it('WC-19 WC-20 WC-21 WC-22 a dynamic batch has no intro and one section per transition', () => {
@@ -58,9 +58,9 @@ describe('budget (WC-25, WC-26, WC-27)', () => {
     const withoutA = (max: number) => frame(`Workspace instruction budget ${max} bytes: omitted AGENTS.md`, INTRO, section(b.path, b.content), section(c.path, c.content));
     const max = bytes(withoutA(600));
     expect(bytes(full)).toBeGreaterThan(max);
-    expect(renderBlock([a, b, c], INTRO, max)).toEqual({ text: withoutA(max), represented: [false, true, true] });
+    expect(renderBlock([a, b, c], INTRO, max)).toEqual({ text: withoutA(max), represented: [false, true, true], omitted: ['AGENTS.md'] });
     const withoutAB = (m: number) => frame(`Workspace instruction budget ${m} bytes: omitted AGENTS.md, pkg/AGENTS.md`, INTRO, section(c.path, c.content));
-    expect(renderBlock([a, b, c], INTRO, max - 1)).toEqual({ text: withoutAB(max - 1), represented: [false, false, true] });
+    expect(renderBlock([a, b, c], INTRO, max - 1)).toEqual({ text: withoutAB(max - 1), represented: [false, false, true], omitted: ['AGENTS.md', 'pkg/AGENTS.md'] });
   });
 
   it('WC-25 step 3 cuts the most specific file at a UTF-8 boundary, multibyte text at the cut', () => {
@@ -72,7 +72,7 @@ describe('budget (WC-25, WC-26, WC-27)', () => {
     const prefixes = [...Array(101).keys()].map((n) => content.slice(0, n));
     const best = prefixes.filter((p) => bytes(render(p)) <= 500).at(-1)!;
     expect(best.length).toBeGreaterThan(10);
-    expect(renderBlock([a, cjk], INTRO, 500)).toEqual({ text: render(best), represented: [false, true] });
+    expect(renderBlock([a, cjk], INTRO, 500)).toEqual({ text: render(best), represented: [false, true], omitted: ['AGENTS.md'], truncated: { path: cjk.path, from: 340, to: bytes(best) } });
   });
 
   it('WC-25 a cut never splits a surrogate pair', () => {
@@ -92,23 +92,26 @@ describe('budget (WC-25, WC-26, WC-27)', () => {
     expect(bytes(render(INTRO, 0))).toBeGreaterThan(300);
     const n = [...Array(12).keys()].filter((k) => bytes(render(COMPACT, k)) <= 300).at(-1)!;
     expect(n).toBeGreaterThan(0);
-    expect(renderBlock([only], INTRO, 300)).toEqual({ text: render(COMPACT, n), represented: [true] });
+    expect(renderBlock([only], INTRO, 300)).toEqual({ text: render(COMPACT, n), represented: [true], omitted: [], truncated: { path: 'AGENTS.md', from: 11, to: n } });
   });
 
   it('WC-25 step 5 falls back to the unframed notice with heading, the notice, then the cut notice', () => {
     const only = file('AGENTS.md', 'hello');
     const n = (max: number) => `Workspace instruction budget ${max} bytes: truncated AGENTS.md from 5 to 0 bytes`;
-    expect(renderBlock([only], INTRO, 120)).toEqual({ text: `${n(120)}\n\nInstructions from: AGENTS.md\n\n`, represented: [false] });
-    expect(renderBlock([only], INTRO, 100)).toEqual({ text: n(100), represented: [false] });
-    expect(renderBlock([only], INTRO, 20)).toEqual({ text: n(20).slice(0, 20), represented: [false] });
+    const cut = { omitted: [], truncated: { path: 'AGENTS.md', from: 5, to: 0 } };
+    expect(renderBlock([only], INTRO, 120)).toEqual({ text: `${n(120)}\n\nInstructions from: AGENTS.md\n\n`, represented: [false], ...cut });
+    expect(renderBlock([only], INTRO, 100)).toEqual({ text: n(100), represented: [false], ...cut });
+    expect(renderBlock([only], INTRO, 20)).toEqual({ text: n(20).slice(0, 20), represented: [false], ...cut });
   });
 
   it('WC-27 an empty file counts as rendered when its heading survives', () => {
     const empty = file('pkg/AGENTS.md', '', 'pkg');
     const render = (max: number) => frame(`Workspace instruction budget ${max} bytes: omitted AGENTS.md`, INTRO, section('pkg/AGENTS.md', ''));
     const max = bytes(render(400));
-    expect(renderBlock([a, empty], INTRO, max)).toEqual({ text: render(max), represented: [false, true] });
-    expect(renderBlock([empty], INTRO, 120)).toEqual({ text: 'Workspace instruction budget 120 bytes: truncated pkg/AGENTS.md from 0 to 0 bytes\n\nInstructions from: pkg/AGENTS.md\n\n', represented: [true] });
+    expect(renderBlock([a, empty], INTRO, max)).toEqual({ text: render(max), represented: [false, true], omitted: ['AGENTS.md'] });
+    expect(renderBlock([empty], INTRO, 120)).toEqual({
+      text: 'Workspace instruction budget 120 bytes: truncated pkg/AGENTS.md from 0 to 0 bytes\n\nInstructions from: pkg/AGENTS.md\n\n', represented: [true], omitted: [], truncated: { path: 'pkg/AGENTS.md', from: 0, to: 0 },
+    });
   });
 
   it('WC-25 property: the rendering never exceeds the budget, keeps a suffix, and represents what it shows', () => {
