@@ -1,0 +1,86 @@
+// Writes a generated monorepo for `dsh-context bench` (issue 9): 100,000 tracked files by default
+// (the seeded path mix of glob-inputs.ts: packages, apps, docs, services, dotfiles, assets, configs),
+// AGENTS.md / CLAUDE.md / local overlays in the root, every package and app and some deeper
+// directories, project rules in .claude/rules and .dsh/rules (the 50 benchmark glob patterns as
+// `paths:`, plus unconditional ones), a .gitignore, and ignored build output the walk must skip.
+//
+//   node build/bench/generate-monorepo.js <dir> [--files N]
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { RULE_PATTERNS, monorepoPaths } from './glob-inputs.js';
+import { instructionText, random } from './inputs.js';
+
+/** What was written. */
+export interface GeneratedMonorepo {
+  readonly files: number;
+  readonly instructionFiles: number;
+  readonly ruleFiles: number;
+  readonly ignoredFiles: number;
+}
+
+/** Writes the monorepo under `root` (which must not exist or be empty). */
+export function generateBenchMonorepo(root: string, files = 100_000, seed = 42): GeneratedMonorepo {
+  const next = random(seed);
+  const write = (path: string, text: string) => {
+    const full = join(root, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, text);
+  };
+  mkdirSync(join(root, '.git'), { recursive: true });
+  writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  const paths = monorepoPaths(files, seed);
+  const dirs = new Set<string>();
+  const taken = new Set(paths);
+  for (const path of paths) {
+    write(path, path.endsWith('.md') ? `# ${path}\n` : `// ${path}\n`);
+    dirs.add(dirname(path));
+  }
+  // After the paths: the seeded mix has a .gitignore of its own among its dotfiles.
+  write('.gitignore', 'node_modules/\ndist/\n*.log\n.cache/\n');
+  // Instruction files: the root, each package and app root, and about one directory in twenty-five.
+  let instructionFiles = 0;
+  const instruct = (dir: string, name: string, bytes: number) => {
+    const path = dir === '.' ? name : `${dir}/${name}`;
+    if (taken.has(path)) return;
+    write(path, instructionText(bytes, next() < 0.5, 1 + instructionFiles));
+    instructionFiles++;
+  };
+  instruct('.', 'AGENTS.md', 6144);
+  instruct('.', 'CLAUDE.md', 2048);
+  instruct('.', 'AGENTS.local.md', 512);
+  for (const dir of [...dirs].sort()) {
+    const depth = dir.split('/').length;
+    if (depth === 2 && /^(packages|apps|services)\//.test(dir)) instruct(dir, 'AGENTS.md', 1024 + Math.floor(next() * 4096));
+    else if (next() < 0.04) instruct(dir, next() < 0.8 ? 'AGENTS.md' : 'CLAUDE.md', 256 + Math.floor(next() * 3072));
+    if (next() < 0.005) instruct(dir, 'CLAUDE.local.md', 256);
+  }
+  // Rules: each benchmark pattern scoped, in groups, plus a few unconditional rules.
+  let ruleFiles = 0;
+  RULE_PATTERNS.forEach((pattern, i) => {
+    const dir = i % 2 === 0 ? '.claude/rules' : '.dsh/rules';
+    write(`${dir}/rule-${String(i).padStart(2, '0')}.md`, `---\npaths:\n  - ${JSON.stringify(pattern)}\n---\nRule ${i} for ${pattern}.\n`);
+    ruleFiles++;
+  });
+  for (let i = 0; i < 5; i++) {
+    write(`.claude/rules/general-${i}.md`, `# General rule ${i}\n\nKeep changes small.\n`);
+    ruleFiles++;
+  }
+  // Ignored output the walk must not count.
+  let ignoredFiles = 0;
+  for (let i = 0; i < 2000; i++) {
+    write(`${i % 2 === 0 ? 'node_modules' : 'packages/core/dist'}/m${i % 40}/f${i}.js`, '');
+    ignoredFiles++;
+  }
+  return { files: paths.length + instructionFiles + ruleFiles + 2, instructionFiles, ruleFiles, ignoredFiles };
+}
+
+if (process.argv[1]?.endsWith('generate-monorepo.js')) {
+  const [dir, flag, count] = process.argv.slice(2);
+  if (dir === undefined) {
+    process.stderr.write('usage: node build/bench/generate-monorepo.js <dir> [--files N]\n');
+    process.exit(2);
+  }
+  const result = generateBenchMonorepo(dir, flag === '--files' ? Number(count) : undefined);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// dsh-context: see and measure the context DSH's plugins give a model, for any directory.
+// Exit codes: 0 done, 1 the command failed (the message says why and what to do), 2 bad usage.
+
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { CliError, positiveInteger, processEnvironment, resolveWorkspace } from './env.js';
+import { inspect } from './inspect.js';
+import { renderInspect, table } from './report.js';
+import { rulesFor } from './rules.js';
+import { prepareSample, SAMPLE_CWD } from './sample.js';
+import { benchCommand, type BenchCommandOptions } from './bench.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const print = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+const json = (value: unknown): void => print(JSON.stringify(value, null, 2));
+
+/**
+ * The directory and environment a command works on: the given directory, or with `--sample` a fresh
+ * copy of the bundled sample with its own OS home (~/.dsh/AGENTS.md, rules, memories), removed by
+ * `dispose`.
+ */
+function target(dir: string | undefined, opts: { cwd?: string; dshHome?: string; sample?: boolean }) {
+  if (!opts.sample) {
+    const environment = processEnvironment();
+    return { environment, workspace: resolveWorkspace(dir, opts.cwd, environment), dispose: () => undefined };
+  }
+  if (dir !== undefined || opts.dshHome !== undefined) throw new CliError('--sample uses the bundled sample monorepo; drop the directory and --dsh-home, or drop --sample');
+  const sample = prepareSample();
+  try {
+    const environment = { env: {}, homedir: sample.home, processCwd: sample.repo };
+    return { environment, workspace: resolveWorkspace(sample.repo, opts.cwd ?? SAMPLE_CWD, environment), dispose: sample.dispose };
+  } catch (error) {
+    sample.dispose();
+    throw error;
+  }
+}
+
+const program = new Command('dsh-context')
+  .description('See and measure what DeepSeek Harness context plugins give the model: workspace instructions (AGENTS.md / CLAUDE.md), the memory index and rules, for any directory.')
+  .version(pkg.version)
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+program.command('inspect')
+  .description('show exactly what the model would see at the start of a session in a directory')
+  .argument('[dir]', 'the directory to inspect (default: the current directory)')
+  .option('--cwd <subdir>', 'the session cwd, relative to dir (default: dir itself)')
+  .option('--max-bytes <n>', 'workspace-context maxBytes: the byte budget of the instruction message', positiveInteger('--max-bytes'), 65536)
+  .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
+  .option('--sample', 'inspect the sample monorepo shipped with this package (at its packages/app)')
+  .option('--summary', 'leave out the messages themselves')
+  .option('--json', 'print a JSON report')
+  .addHelpText('after', '\nExamples:\n  dsh-context inspect --sample\n  dsh-context inspect ~/code/monorepo --cwd packages/api\n  dsh-context inspect . --max-bytes 16384 --json')
+  .action(async (dir: string | undefined, opts: { cwd?: string; maxBytes: number; dshHome?: string; sample?: boolean; summary?: boolean; json?: boolean }) => {
+    const { environment, workspace, dispose } = target(dir, opts);
+    try {
+      const report = await inspect({ ...workspace, environment, maxBytes: opts.maxBytes, ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}) });
+      const shown = opts.sample ? { ...report, directory: '(the sample monorepo, examples/sample-monorepo)' } : report;
+      if (opts.json) json(shown);
+      else print(renderInspect(shown, opts.summary === true));
+    } finally {
+      dispose();
+    }
+  });
+
+program.command('rules')
+  .description('show which path-scoped rules a read, write or edit of some files would inject')
+  .argument('[dir]', 'the session directory (default: the current directory)')
+  .requiredOption('--path <file...>', 'touched files, absolute or relative to the session cwd')
+  .option('--cwd <subdir>', 'the session cwd, relative to dir (default: dir itself)')
+  .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
+  .option('--sample', 'ask about the sample monorepo shipped with this package (session cwd packages/app)')
+  .option('--json', 'print a JSON report')
+  .addHelpText('after', '\nExamples:\n  dsh-context rules . --path src/api/users.ts docs/guide.md\n  dsh-context rules --sample --path ../api/src/routes/users.ts')
+  .action(async (dir: string | undefined, opts: { path: string[]; cwd?: string; dshHome?: string; sample?: boolean; json?: boolean }) => {
+    const { environment, workspace, dispose } = target(dir, opts);
+    let report;
+    try {
+      report = await rulesFor({ cwd: workspace.cwd, environment, paths: opts.path, ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}) });
+    } finally {
+      dispose();
+    }
+    if (opts.sample) report = { ...report, projectRoot: '(the sample monorepo)' };
+    if (opts.json) return json(report);
+    const lines = [`${report.ruleCount} rule file${report.ruleCount === 1 ? '' : 's'} found (project root ${report.projectRoot})`];
+    lines.push(...table(report.touches.map((t) => [t.path, t.rules.length === 0 ? 'no path-scoped rule' : t.rules.join(', ')])));
+    lines.push(report.injected.length === 0 ? 'The next step would inject no path-scoped rule.' : `The next step would inject: ${report.injected.join(', ')}`);
+    if (report.cut.length > 0) lines.push(`Activated but kept out by the rule limits (maxRules / maxRulesBytes): ${report.cut.join(', ')}`);
+    for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+    print(lines.join('\n'));
+  });
+
+program.command('bench')
+  .description('benchmark a repository: the WASM engine against the plain-JavaScript path, phase by phase')
+  .argument('[dir]', 'the repository (default: the current directory)')
+  .option('--max-bytes <n>', 'the instruction budget used to compose baselines', positiveInteger('--max-bytes'), 65536)
+  .option('--rounds <n>', 'timed rounds per phase (the median is reported)', positiveInteger('--rounds'), 3)
+  .option('--json', 'print a JSON report')
+  .addHelpText('after', '\nPhases: walk (honouring .gitignore), discover, read+digest, compose, glob. Both paths run in the same\nprocess on the same inputs and must give the same answers before anything is timed.')
+  .action(async (dir: string | undefined, opts: BenchCommandOptions) => {
+    const environment = processEnvironment();
+    const workspace = resolveWorkspace(dir, undefined, environment);
+    await benchCommand(workspace.dir, opts, print);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Commander printed the message (and the usage hint) already; --help and --version are not errors.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof CliError) {
+    process.stderr.write(`dsh-context: ${error.message}\n${error.hint !== undefined ? `  ${error.hint}\n` : ''}`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`dsh-context: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}
