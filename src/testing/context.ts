@@ -8,6 +8,7 @@ import type { FileSystem } from '../host/fs.js';
 import { HostEvent, HostService } from '../host/names.js';
 import type { SystemPrompt } from '../host/prompt.js';
 import { HOST_RUNTIME_SERVICE, type HostRuntime } from '../host/runtime.js';
+import type { SpillStore } from '../host/spill.js';
 import type { ToolExecutionInput, ToolExecutionResult, ToolRuntime } from '../host/tools.js';
 import type { EventBus, Fiber } from './events.js';
 import type { PromptRegistry } from './prompt.js';
@@ -21,6 +22,8 @@ export interface HostCore {
   readonly runtime: HostRuntime;
   /** The mounted provider, if any. */
   readonly fs: FileSystem | undefined;
+  /** The spill store, when the host provides one. */
+  readonly spill?: SpillStore;
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>;
 }
 
@@ -74,6 +77,8 @@ export class TestContext implements Context {
         return this.tools;
       case HostService.systemPrompt:
         return this.systemPrompt;
+      case HostService.spill:
+        return this.core.spill;
       case HOST_RUNTIME_SERVICE:
         return this.core.runtime;
       default:

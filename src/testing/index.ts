@@ -25,3 +25,5 @@ export { PromptRegistry, systemText } from './prompt.js';
 export { createRecordingLogger, formatLog } from './logger.js';
 export type { LogEntry, LogLevel } from './logger.js';
 export { ConfigValidationError, assertPluginModule, validateConfig } from './plugins.js';
+export { MemorySpillStore, spillContent } from './spill.js';
+export type { SpillOptions } from './spill.js';

@@ -21,6 +21,8 @@ export interface LoopHost {
   readonly requests: ModelRequest[];
   readonly maxStepsPerTurn: number;
   newId(prefix: string): string;
+  /** The host's spill policy: the content to log for a result (a preview when it is too large). */
+  readonly spill?: (callId: string, content: readonly ContentBlock[]) => readonly ContentBlock[];
 }
 
 const APPEND = { surfaceOp: 'append' } as const;
@@ -130,7 +132,7 @@ function toolResultData(host: LoopHost, turn: number, step: number, callId: stri
   const message = {
     id: host.newId('msg'),
     role: 'user' as const,
-    content: [{ type: 'tool-result' as const, toolCallId: callId, content: result.content, ...(result.isError ? { isError: true } : {}) }],
+    content: [{ type: 'tool-result' as const, toolCallId: callId, content: host.spill?.(callId, result.content) ?? result.content, ...(result.isError ? { isError: true } : {}) }],
     source: { kind: SourceKind.tool, callId },
   };
   const info = result.isError ? result.error.info : undefined;
