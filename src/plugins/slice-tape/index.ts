@@ -1,0 +1,54 @@
+// dsh-context-engine/slice-tape: append-only history sealing with recall tools (spec ST-01..ST-37).
+// At the first step of each turn, completed turns beyond `history.keepRecentTurns` are sealed in
+// place into frozen `[slice tape v1 …]` entries; recall_turn, recall_step, expand_result and
+// recall_search bring anything sealed back from the durable log.
+
+import type { PreStepDecision, PreStepEvent } from '../../host/agent.js';
+import type { Context } from '../../host/cordis.js';
+import { createUserMessage } from '../../host/message.js';
+import { HostEvent, HostService, SourceKind } from '../../host/names.js';
+import type { Session } from '../../host/session.js';
+import type { SliceTapeConfig } from './config.js';
+import { applySeal, HISTORY_PLUGIN, planSeal } from './seal.js';
+import { engineText, type TextOps } from './text.js';
+import { expandResultTool, recallSearchTool, recallStepTool, recallTurnTool } from './tools.js';
+
+export { Config, resolveConfig } from './config.js';
+export type { FoldConfig, HistoryConfig, SliceTapeConfig } from './config.js';
+export { planSeal, applySeal, HISTORY_PLUGIN } from './seal.js';
+export type { PlannedEntry, SealOptions } from './seal.js';
+export { engineText } from './text.js';
+export type { TextOps } from './text.js';
+
+/** Our plugin name (ST-02a); the seed's row id `slice-agent-loop` is informative only. */
+export const name = 'slice-tape';
+/** The recall tools are registered through `ctx.tools`. */
+export const inject = [HostService.tools];
+
+/** Mounts the tape: the pre-step policy (step cap, sealing) and the four recall tools. */
+export function apply(ctx: Context, config: SliceTapeConfig): void {
+  const ops: TextOps = engineText;
+  // ST-18: one warning per segment per Session instance; a resumed session is a new instance.
+  const warned = new WeakMap<Session, Set<number>>();
+  const tools = ctx.tools!;
+  // A duplicate name (e.g. a standalone fold plugin's expand_result) fails here, at load (ST-02).
+  tools.register(recallTurnTool(ops));
+  tools.register(recallSearchTool(ops));
+  tools.register(recallStepTool(ctx));
+  tools.register(expandResultTool(ctx));
+  ctx.on(HostEvent.agentPreStep, async (event: PreStepEvent, next: () => Promise<PreStepDecision>): Promise<PreStepDecision> => {
+    const decision = await next();
+    if (decision.kind !== 'enter') return decision;
+    if (event.step > config.maxStepsPerTurn) {
+      ctx.logger.warn('slice tape: maxStepsPerTurn=%d reached in turn %d; no further model step is dispatched', config.maxStepsPerTurn, event.turn);
+      return { kind: 'reject' };
+    }
+    if (event.step !== 1) return decision;
+    const session = event.agent.session;
+    let seen = warned.get(session);
+    if (seen === undefined) warned.set(session, (seen = new Set()));
+    const plan = planSeal(session, decision.messages, { history: config.history, ops, warned: seen, warn: (message) => ctx.logger.warn('%s', message) });
+    applySeal(session, plan, (text) => createUserMessage(ctx, text, { kind: SourceKind.plugin, plugin: HISTORY_PLUGIN }));
+    return decision;
+  });
+}
