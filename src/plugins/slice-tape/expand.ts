@@ -42,7 +42,7 @@ function select(events: readonly SessionEvent[], args: ExpandArgs): SessionEvent
     const event = events[seq];
     if (event === undefined) throw new Error(`expand_result: no session event at seq ${seq} (the log has ${events.length})`);
     const original = ledger.originalResult(seq);
-    if (original === undefined) throw new Error(`expand_result: seq ${seq} is a ${event.type} event, not a tool result`);
+    if (original === undefined) throw new Error(`expand_result: seq ${seq} is a ${event.type} record, not a tool result`);
     return original;
   }
   const turn = ordinal(args.turn);
