@@ -21,3 +21,5 @@ export { fileTouchPath, hasSourceKind, isPluginSource, isStepOpen, isVisible, vi
 export type { VisibleUserMessage } from './visibility.js';
 export { parseSpillNotice, spillNotice } from './spill.js';
 export type { SpillNotice, SpillStore } from './spill.js';
+export { declaredEfforts } from './model.js';
+export type { AgentRequestEvent, LlmCallConfig, LlmService, ModelInfo } from './model.js';

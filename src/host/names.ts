@@ -13,6 +13,8 @@ export const HostEvent = {
   agentStatus: 'agent/status',
   /** waterfall `({ agent, messages, turn, step, signal }, next) → PreStepDecision`. */
   agentPreStep: 'agent/pre-step',
+  /** waterfall `({ agent, turn, step, signal }, next) → LlmCallConfig`: the step's provider/model call configuration. */
+  agentRequest: 'agent/request',
   /** serial `{ agent, turn, signal }`: the turn is about to close. */
   agentTurnStopping: 'agent/turn-stopping',
   /** emit `{ agent, turn, step, error }`. */
@@ -80,6 +82,8 @@ export const HostService = {
   systemPrompt: 'systemPrompt',
   /** The spill store holding the full text of results the host logged as a preview (see spill.ts). */
   spill: 'spill',
+  /** The model registry; plugins read model capabilities (`resolveModelInfo`) through it. */
+  llm: 'llm',
 } as const;
 
 /** DSH's first-party file tools (package tool-fs); each takes `file_path`. */

@@ -8,6 +8,7 @@ import type { FileSystem } from '../host/fs.js';
 import { HostEvent, HostService } from '../host/names.js';
 import type { SystemPrompt } from '../host/prompt.js';
 import { HOST_RUNTIME_SERVICE, type HostRuntime } from '../host/runtime.js';
+import type { LlmService } from '../host/model.js';
 import type { SpillStore } from '../host/spill.js';
 import type { ToolExecutionInput, ToolExecutionResult, ToolRuntime } from '../host/tools.js';
 import type { EventBus, Fiber } from './events.js';
@@ -24,6 +25,8 @@ export interface HostCore {
   readonly fs: FileSystem | undefined;
   /** The spill store, when the host provides one. */
   readonly spill?: SpillStore;
+  /** The model registry, when the host knows its models' capabilities. */
+  readonly llm?: LlmService;
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>;
 }
 
@@ -79,6 +82,8 @@ export class TestContext implements Context {
         return this.systemPrompt;
       case HostService.spill:
         return this.core.spill;
+      case HostService.llm:
+        return this.core.llm;
       case HOST_RUNTIME_SERVICE:
         return this.core.runtime;
       default:

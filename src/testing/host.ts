@@ -18,7 +18,7 @@ import { fileTools } from './file-tools.js';
 import { createRecordingLogger, type LogEntry } from './logger.js';
 import { drive } from './loop.js';
 import { createMemoryFileSystem, type MemoryFileSystem } from './memfs.js';
-import { ScriptedModel, type ModelRequest, type StepScript } from './model.js';
+import { modelRegistry, ScriptedModel, type ModelRequest, type StepScript } from './model.js';
 import { assertPluginModule, validateConfig } from './plugins.js';
 import { PromptRegistry } from './prompt.js';
 import { TestSession } from './session.js';
@@ -56,6 +56,11 @@ export interface TestHostOptions {
   readonly dispatchRecords?: 'code-dispatch' | 'ptc-dispatch';
   /** Spill large tool results: log a preview with DSH's notice and keep the text in `host.spillStore`. */
   readonly spill?: SpillOptions;
+  /**
+   * Provide `ctx.llm` knowing these routes (`'<provider>/<model>'` → declared effort ids, or
+   * `null` for a model that declares none); other routes reject. Omitted: no llm service.
+   */
+  readonly models?: Readonly<Record<string, readonly string[] | null>>;
 }
 
 /** A mounted plugin. */
@@ -135,6 +140,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
         return host.#fs;
       },
       ...(options.spill !== undefined && options.spill.store !== false ? { spill: this.spillStore } : {}),
+      ...(options.models !== undefined ? { llm: modelRegistry(options.models) } : {}),
       execute: (input: ToolExecutionInput) => executeTool(pipeline, input),
     };
     this.ctx = new TestContext(this.core, new Fiber('host'), createRecordingLogger('host', this.logs), undefined);

@@ -1,8 +1,9 @@
-// Host pieces the slice tape needs (spec X-12): the spill policy and store, and session format 3's
-// `tool/ptc-dispatch` records for nested Code Mode calls.
+// Host pieces the slice tape needs (spec X-12): the spill policy and store, session format 3's
+// `tool/ptc-dispatch` records for nested Code Mode calls, the `agent/request` waterfall and the
+// model capability lookup.
 
 import { describe, expect, it } from 'vitest';
-import { parseSpillNotice, spillNotice, type SpillStore } from '../../src/host/index.js';
+import { declaredEfforts, parseSpillNotice, spillNotice, type LlmCallConfig, type LlmService, type SpillStore } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
 
 describe('spill store', () => {
@@ -34,5 +35,23 @@ describe('tool/ptc-dispatch', () => {
     await host.run('go', [{ tools: [{ name: 'run_code', id: 'rc', input: { calls: [{ name: 'read', input: { file_path: 'a.txt' } }] } }] }, { text: 'ok' }]);
     const records = host.session.events.filter((e) => e.type.startsWith('tool/') && e.type.includes('dispatch')).map((e) => [e.type, e.data]);
     expect(records).toEqual([['tool/ptc-dispatch', { turn: 1, step: 1, rootCallId: 'rc', callId: 'rc.1', name: 'read', arguments: '{"file_path":"a.txt"}', isError: false, content: [{ type: 'text', text: 'A' }] }]]);
+  });
+});
+
+describe('agent/request and model capabilities', () => {
+  it('X-12 each step\'s call configuration goes through the agent/request waterfall and is recorded with the request', async () => {
+    const host = createTestHost({ agentOptions: { provider: 'ds', model: 'chat' } });
+    host.ctx.on('agent/request', async (_event: unknown, next: () => Promise<LlmCallConfig>) => ({ ...(await next()), reasoningEffort: 'high' }));
+    await host.run('go', [{ text: 'ok' }]);
+    expect(host.requests.map((r) => r.call)).toEqual([{ provider: 'ds', model: 'chat', reasoningEffort: 'high' }]);
+  });
+
+  it('X-12 ctx.llm resolves declared efforts for known routes; unknown routes and no service mean unknown', async () => {
+    const host = createTestHost({ models: { 'ds/chat': ['low', 'high'], 'ds/plain': null } });
+    const llm = host.ctx.get('llm') as LlmService;
+    expect(await declaredEfforts(llm, 'ds', 'chat')).toEqual(['low', 'high']);
+    expect(await declaredEfforts(llm, 'ds', 'plain')).toEqual([]);
+    expect(await declaredEfforts(llm, 'ds', 'other')).toBeUndefined();
+    expect(await declaredEfforts(createTestHost().ctx.get('llm') as LlmService | undefined, 'ds', 'chat')).toBeUndefined();
   });
 });
