@@ -9,6 +9,7 @@ import { createUserMessage } from '../../host/message.js';
 import { HostEvent, HostService, SourceKind } from '../../host/names.js';
 import type { Session } from '../../host/session.js';
 import type { SliceTapeConfig } from './config.js';
+import { applyEffortDefault } from './effort.js';
 import { applySeal, HISTORY_PLUGIN, planSeal } from './seal.js';
 import { engineText, type TextOps } from './text.js';
 import { expandResultTool, recallSearchTool, recallStepTool, recallTurnTool } from './tools.js';
@@ -36,6 +37,7 @@ export function apply(ctx: Context, config: SliceTapeConfig): void {
   tools.register(recallSearchTool(ops));
   tools.register(recallStepTool(ctx));
   tools.register(expandResultTool(ctx));
+  applyEffortDefault(ctx, config.defaultReasoningEffort);
   ctx.on(HostEvent.agentPreStep, async (event: PreStepEvent, next: () => Promise<PreStepDecision>): Promise<PreStepDecision> => {
     const decision = await next();
     if (decision.kind !== 'enter') return decision;
