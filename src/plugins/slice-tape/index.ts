@@ -9,7 +9,9 @@ import { createUserMessage } from '../../host/message.js';
 import { HostEvent, HostService, SourceKind } from '../../host/names.js';
 import type { Session } from '../../host/session.js';
 import type { SliceTapeConfig } from './config.js';
+import { hostRuntime } from '../../host/runtime.js';
 import { applyEffortDefault } from './effort.js';
+import { applyFolds, planFolds } from './fold.js';
 import { applySeal, HISTORY_PLUGIN, planSeal } from './seal.js';
 import { engineText, type TextOps } from './text.js';
 import { expandResultTool, recallSearchTool, recallStepTool, recallTurnTool } from './tools.js';
@@ -45,12 +47,15 @@ export function apply(ctx: Context, config: SliceTapeConfig): void {
       ctx.logger.warn('slice tape: maxStepsPerTurn=%d reached in turn %d; no further model step is dispatched', config.maxStepsPerTurn, event.turn);
       return { kind: 'reject' };
     }
-    if (event.step !== 1) return decision;
     const session = event.agent.session;
-    let seen = warned.get(session);
-    if (seen === undefined) warned.set(session, (seen = new Set()));
-    const plan = planSeal(session, decision.messages, { history: config.history, ops, warned: seen, warn: (message) => ctx.logger.warn('%s', message) });
-    applySeal(session, plan, (text) => createUserMessage(ctx, text, { kind: SourceKind.plugin, plugin: HISTORY_PLUGIN }));
+    if (event.step === 1) {
+      let seen = warned.get(session);
+      if (seen === undefined) warned.set(session, (seen = new Set()));
+      const plan = planSeal(session, decision.messages, { history: config.history, ops, warned: seen, warn: (message) => ctx.logger.warn('%s', message) });
+      applySeal(session, plan, (text) => createUserMessage(ctx, text, { kind: SourceKind.plugin, plugin: HISTORY_PLUGIN }));
+    }
+    // Every step: results the coming request would carry for the first time may be folded (ST-11).
+    applyFolds(session, planFolds(session, config.fold, ops, () => hostRuntime(ctx).newId()));
     return decision;
   });
 }

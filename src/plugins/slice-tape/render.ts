@@ -61,11 +61,17 @@ interface Level {
   readonly reads: ReadIndexCaps;
 }
 
-/** `…[+<k> chars, recall_turn]…` between head and tail; the text itself when it is short enough. */
-export function excerpt(ops: TextOps, text: string, verbatimUpTo: number, head: number, tail: number): string {
+/** The cut marker of sealed user and reply text (ST-21 [U]). */
+export const recallMarker = (omitted: number): string => `…[+${omitted} chars, recall_turn]…`;
+
+/**
+ * Head and tail of `text` around `marker(<omitted code points>)` (default `…[+<k> chars, recall_turn]…`);
+ * the text itself when it is at most `verbatimUpTo` code points or fits head + tail.
+ */
+export function excerpt(ops: TextOps, text: string, verbatimUpTo: number, head: number, tail: number, marker = recallMarker): string {
   const total = ops.codePointLength(text);
   if (total <= verbatimUpTo || total <= head + tail) return text;
-  return `${ops.capCodePoints(text, head)}…[+${total - head - tail} chars, recall_turn]…${tailCodePoints(ops, text, tail)}`;
+  return `${ops.capCodePoints(text, head)}${marker(total - head - tail)}${tailCodePoints(ops, text, tail)}`;
 }
 
 /** `[reply slice-turn-N @sha256:<h>]\n<text>\n[end reply @sha256:<h>]`, h = 12 hex of SHA-256 of `text`. */
