@@ -7,6 +7,7 @@ import { compare, markdownTable, type Comparison, type Row } from './harness.js'
 import { digestComparisons } from './digest.bench.js';
 import { globComparisons, globExtras } from './glob.bench.js';
 import { readComparisons } from './read.bench.js';
+import { sliceTapeComparisons } from './slice-tape.bench.js';
 import { textComparisons } from './text.bench.js';
 
 const args = process.argv.slice(2);
@@ -16,7 +17,7 @@ const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
 const options = quick ? { rounds: 3, time: 100 } : { rounds: 7, time: 150 };
 
 const include = (group: string): boolean => only === undefined || group.includes(only);
-const comparisons: Comparison[] = [...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons()]
+const comparisons: Comparison[] = [...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons(), ...(include('slice-tape') ? await sliceTapeComparisons() : [])]
   .filter((c) => include(c.group));
 
 const rows: Row[] = [];

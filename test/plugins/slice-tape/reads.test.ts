@@ -3,11 +3,11 @@
 
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, ToolDefinition } from '../../../src/host/index.js';
-import type { TestHost } from '../../../src/testing/index.js';
+import type { MemoryFileSystem, TestHost } from '../../../src/testing/index.js';
 import { sha, tapeHost, visibleEntries } from './support.js';
 
 /** A `read_file`/`read_section`-like tool over the host's files, taking `path` plus window arguments; `image: true` returns only an image. */
-function windowTool(name: string, host: TestHost): ToolDefinition {
+function windowTool(name: string, host: TestHost<MemoryFileSystem>): ToolDefinition {
   return {
     name, description: name, parameters: { type: 'object' },
     output: {
@@ -17,7 +17,7 @@ function windowTool(name: string, host: TestHost): ToolDefinition {
     execute: async (args) => {
       const a = args as { path: string; offset?: number; limit?: number; image?: boolean };
       if (a.image) return { image: true };
-      const lines = host.fs.read(`/repo/${a.path}`).split('\n');
+      const lines = (host.fs.read(`/repo/${a.path}`) ?? '').split('\n');
       const from = a.offset ?? 0;
       return { text: lines.slice(from, a.limit === undefined ? undefined : from + a.limit).join('\n') };
     },

@@ -3,11 +3,11 @@
 import { createHash } from 'node:crypto';
 import type { ContentBlock, PluginModule, SessionEvent, UserMessage } from '../../../src/host/index.js';
 import * as tape from '../../../src/plugins/slice-tape/index.js';
-import { createTestHost, type TestHost, type TestHostOptions } from '../../../src/testing/index.js';
+import { createTestHost, type MemoryFileSystem, type TestHost, type TestHostOptions } from '../../../src/testing/index.js';
 
-/** A host with the tape mounted with `config`. */
-export function tapeHost(config: object = {}, options: TestHostOptions = {}): TestHost {
-  const host = createTestHost({ cwd: '/repo', ...options });
+/** A host with the tape mounted with `config`, over an in-memory provider. */
+export function tapeHost(config: object = {}, options: Omit<TestHostOptions, 'fs'> = {}): TestHost<MemoryFileSystem> {
+  const host = createTestHost({ cwd: '/repo', files: {}, ...options });
   host.use(tape as unknown as PluginModule, config);
   return host;
 }
