@@ -1,10 +1,13 @@
 // Sealing a 200-turn session with large tool outputs and CJK text: the tape's planner (ledger, read
-// index with SHA-256 fingerprints, entry rendering with code-point budgets) over the whole log, with
-// the engine's codePointLength/capCodePoints/sha256Hex against plain-JS text operations in the same
-// run. The planner is the same code in every case; only its TextOps differ.
+// index with SHA-256 fingerprints, entry rendering with code-point budgets), with the engine's
+// codePointLength/capCodePoints/sha256Hex against plain-JS text operations in the same run. Two
+// cases: the whole 200-turn log sealed at once (cold: every read hashed), and the last turn of a
+// session the mounted tape sealed turn by turn (what one first step costs). The planner is the same
+// code in every case; only its TextOps differ.
 
 import { createHash } from 'node:crypto';
 import type { PluginModule } from 'dsh-context-engine/host';
+import * as sliceTape from 'dsh-context-engine/slice-tape';
 import { engineText, planSeal, type TextOps } from 'dsh-context-engine/slice-tape';
 import { createTestHost, type TestHost } from 'dsh-context-engine/testing';
 import type { Comparison } from './harness.js';
@@ -69,12 +72,13 @@ const notes: PluginModule = {
  * text (read index, fingerprints, tool sizes), step 2 answers with a 3,000-code-point reply. The
  * notes split every turn, so the plan has about one entry per turn boundary.
  */
-export async function longSession(): Promise<TestHost> {
+export async function longSession(tape?: { readonly module: PluginModule; readonly config: object }): Promise<TestHost> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 20; i++) files[`/repo/src/file${i}.ts`] = mixedText(24 * 1024, 100 + i);
   for (let i = 0; i < 20; i++) files[`/repo/docs/page${i}.md`] = `${mixedText(8 * 1024, 200 + i)}😀`;
   const host = createTestHost({ cwd: '/repo', files });
   host.use(notes);
+  if (tape !== undefined) host.use(tape.module, tape.config);
   const prompt = mixedText(6000, 3).slice(0, 2000);
   const answer = `${mixedText(9000, 5).slice(0, 2990)}😀😀`;
   for (let t = 1; t <= SEALED_TURNS; t++) {
@@ -88,14 +92,38 @@ export async function longSession(): Promise<TestHost> {
   return host;
 }
 
+const history = { keepRecentTurns: 0, pinFirstTurn: false, pinUserChars: 1200, entryMaxChars: 8000 };
+
+/**
+ * The per-turn case as the plugin meets it: turns 1-199 already sealed turn by turn by the mounted
+ * tape, turn 200 left to seal, fingerprints of earlier reads cached (each case warms its own cache).
+ */
+async function steadyStateComparison(): Promise<Comparison> {
+  const host = await longSession({ module: sliceTape as unknown as PluginModule, config: { history } });
+  const seal = (ops: TextOps) => {
+    const fingerprints = new Map<string, string>();
+    planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
+    return () => planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
+  };
+  const check = seal(engineText)();
+  if (check.length === 0) throw new Error('slice-tape bench: nothing left to seal in the last turn');
+  return {
+    group: `slice-tape: seal turn ${SEALED_TURNS} after ${SEALED_TURNS - 1} sealed turns (warm fingerprint cache)`,
+    ours: { name: 'engine TextOps', fn: seal(engineText) },
+    baselines: [
+      { name: 'Array.from + node:crypto', fn: seal(arrayFromText) },
+      { name: 'charCodeAt loops + node:crypto', fn: seal(loopText) },
+    ],
+  };
+}
+
 export async function sliceTapeComparisons(): Promise<Comparison[]> {
   const host = await longSession();
-  const history = { keepRecentTurns: 0, pinFirstTurn: false, pinUserChars: 1200, entryMaxChars: 8000 };
   const seal = (ops: TextOps) => () => planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set() });
   const check = seal(engineText)();
   if (check.length < SEALED_TURNS) throw new Error(`slice-tape bench: expected at least ${SEALED_TURNS} entries, planned ${check.length}`);
-  return [{
-    group: `slice-tape: seal a ${SEALED_TURNS}-turn CJK session (${check.length} entries)`,
+  return [await steadyStateComparison(), {
+    group: `slice-tape: seal a ${SEALED_TURNS}-turn CJK session at once, cold (${check.length} entries)`,
     ours: { name: 'engine TextOps', fn: seal(engineText) },
     baselines: [
       { name: 'Array.from + node:crypto', fn: seal(arrayFromText) },

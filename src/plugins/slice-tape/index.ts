@@ -12,6 +12,7 @@ import type { SliceTapeConfig } from './config.js';
 import { hostRuntime } from '../../host/runtime.js';
 import { applyEffortDefault } from './effort.js';
 import { applyFolds, planFolds } from './fold.js';
+import type { FingerprintCache } from './reads.js';
 import { applySeal, HISTORY_PLUGIN, planSeal } from './seal.js';
 import { engineText, type TextOps } from './text.js';
 import { expandResultTool, recallSearchTool, recallStepTool, recallTurnTool } from './tools.js';
@@ -31,8 +32,9 @@ export const inject = [HostService.tools];
 /** Mounts the tape: the pre-step policy (step cap, sealing) and the four recall tools. */
 export function apply(ctx: Context, config: SliceTapeConfig): void {
   const ops: TextOps = engineText;
-  // ST-18: one warning per segment per Session instance; a resumed session is a new instance.
-  const warned = new WeakMap<Session, Set<number>>();
+  // Per Session instance: warned segments (ST-18: a resumed session is a new instance, so it warns
+  // again) and read fingerprints, so a seal hashes only records it has not seen.
+  const sessions = new WeakMap<Session, { warned: Set<number>; fingerprints: FingerprintCache }>();
   const tools = ctx.tools!;
   // A duplicate name (e.g. a standalone fold plugin's expand_result) fails here, at load (ST-02).
   tools.register(recallTurnTool(ops));
@@ -49,9 +51,9 @@ export function apply(ctx: Context, config: SliceTapeConfig): void {
     }
     const session = event.agent.session;
     if (event.step === 1) {
-      let seen = warned.get(session);
-      if (seen === undefined) warned.set(session, (seen = new Set()));
-      const plan = planSeal(session, decision.messages, { history: config.history, ops, warned: seen, warn: (message) => ctx.logger.warn('%s', message) });
+      let state = sessions.get(session);
+      if (state === undefined) sessions.set(session, (state = { warned: new Set(), fingerprints: new Map() }));
+      const plan = planSeal(session, decision.messages, { history: config.history, ops, ...state, warn: (message) => ctx.logger.warn('%s', message) });
       applySeal(session, plan, (text) => createUserMessage(ctx, text, { kind: SourceKind.plugin, plugin: HISTORY_PLUGIN }));
     }
     // Every step: results the coming request would carry for the first time may be folded (ST-11).

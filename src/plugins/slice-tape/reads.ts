@@ -71,7 +71,10 @@ interface ReadSite {
   readonly provenance: { readonly block: number } | { readonly rootCallId: string };
 }
 
-function readRef(site: ReadSite, content: readonly ContentBlock[], ops: TextOps): ReadRef | undefined {
+/** Fingerprints already computed, by record (`<seq>:<block>`): log records never change, so a session's cache stays valid. */
+export type FingerprintCache = Map<string, string>;
+
+function readRef(site: ReadSite, content: readonly ContentBlock[], ops: TextOps, cache: FingerprintCache | undefined): ReadRef | undefined {
   if (!READ_TOOLS.includes(site.tool)) return undefined;
   const args = parseArguments(site.arguments);
   if (args === undefined) return undefined;
@@ -84,10 +87,16 @@ function readRef(site: ReadSite, content: readonly ContentBlock[], ops: TextOps)
   const window = Object.keys(rest).length === 0 ? 'default' : sortedJson(rest);
   const direct = 'block' in site.provenance;
   const text = textOf(content);
+  const record = `${site.seq}:${'block' in site.provenance ? site.provenance.block : 0}`;
+  let fingerprint = cache?.get(record);
+  if (fingerprint === undefined) {
+    fingerprint = ops.sha256Hex(text).slice(0, FINGERPRINT_HEX);
+    cache?.set(record, fingerprint);
+  }
   return {
     key: JSON.stringify([path, site.tool, window, direct ? 'result' : 'code']),
     target: path, window, tool: site.tool, turn: site.turn, step: site.step, seq: site.seq, ...site.provenance,
-    fingerprint: ops.sha256Hex(text).slice(0, FINGERPRINT_HEX),
+    fingerprint,
     lines: text === '' ? 0 : text.split('\n').length,
   };
 }
@@ -102,9 +111,10 @@ export function canonicalReads(reads: readonly ReadRef[]): ReadRef[] {
 /**
  * Every successful read in the log: direct calls of the counted tools (one per non-error result
  * block of an original tool/result) and nested calls from code (non-error dispatch records). Errors
- * never enter, so a failed retry cannot hide an earlier success (ST-25).
+ * never enter, so a failed retry cannot hide an earlier success (ST-25). With a `cache`, each record
+ * is hashed once per session instead of at every seal.
  */
-export function readHistory(ledger: Ledger, ops: TextOps): ReadHistory {
+export function readHistory(ledger: Ledger, ops: TextOps, cache?: FingerprintCache): ReadHistory {
   const reads: { ref: ReadRef; order: number }[] = [];
   for (const event of ledger.events) {
     if (event.type !== 'tool/result' || event.surfaceOp !== 'append') continue;
@@ -112,13 +122,13 @@ export function readHistory(ledger: Ledger, ops: TextOps): ReadHistory {
     resultBlocks(event).forEach((block, index) => {
       const call = ledger.calls.get(block.toolCallId);
       if (call === undefined || block.isError === true) return;
-      const ref = readRef({ tool: call.name, arguments: call.arguments, turn: data.turn, step: data.step, seq: event.seq, provenance: { block: index + 1 } }, block.content, ops);
+      const ref = readRef({ tool: call.name, arguments: call.arguments, turn: data.turn, step: data.step, seq: event.seq, provenance: { block: index + 1 } }, block.content, ops, cache);
       if (ref !== undefined) reads.push({ ref, order: event.seq });
     });
   }
   for (const d of ledger.dispatches) {
     if (d.isError) continue;
-    const ref = readRef({ tool: d.name, arguments: d.arguments, turn: d.turn, step: d.step, seq: d.seq, provenance: { rootCallId: d.rootCallId } }, d.content, ops);
+    const ref = readRef({ tool: d.name, arguments: d.arguments, turn: d.turn, step: d.step, seq: d.seq, provenance: { rootCallId: d.rootCallId } }, d.content, ops, cache);
     if (ref !== undefined) reads.push({ ref, order: d.seq });
   }
   const ordered = reads.sort((a, b) => a.order - b.order).map((r) => r.ref);

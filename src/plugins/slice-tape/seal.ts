@@ -9,7 +9,7 @@ import type { Session, SessionEvent } from '../../host/session.js';
 import { isPluginSource } from '../../host/visibility.js';
 import type { HistoryConfig } from './config.js';
 import { isOriginal, Ledger, messageOf, resultBlocks, textOf, type ToolResultData } from './ledger.js';
-import { readHistory, readsForResult, type ReadHistory } from './reads.js';
+import { readHistory, readsForResult, type FingerprintCache, type ReadHistory } from './reads.js';
 import { hasEntryPrefix, renderEntry, type TurnItem } from './render.js';
 import type { TextOps } from './text.js';
 
@@ -117,6 +117,8 @@ export interface SealOptions {
   readonly warn: (message: string) => void;
   /** Segments already warned about in this Session instance (ST-18: once per segment). */
   readonly warned: Set<number>;
+  /** Read fingerprints of this session computed by earlier seals. */
+  readonly fingerprints?: FingerprintCache;
 }
 
 /**
@@ -159,7 +161,7 @@ export function planSeal(session: Session, pending: readonly Message[], options:
   }
   flush();
   if (runs.length === 0) return [];
-  const history = readHistory(ledger, options.ops);
+  const history = readHistory(ledger, options.ops, options.fingerprints);
   return runs.map((run) => ({
     text: renderEntry(options.ops, collectItems(run, ledger, history, options.ops), history, options.history.pinUserChars, options.history.entryMaxChars),
     seqs: run.map((n) => n.seq),

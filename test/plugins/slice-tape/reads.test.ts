@@ -137,3 +137,22 @@ describe('comparison with earlier turns', () => {
     expect(line.split('), ').length).toBe(3);
   });
 });
+
+describe('fingerprint cache', () => {
+  it('ST-27 with a session cache each read record is hashed once, and the plan is the same', async () => {
+    const { engineText, planSeal } = await import('../../../src/plugins/slice-tape/index.js');
+    const { createTestHost } = await import('../../../src/testing/index.js');
+    const host = createTestHost({ cwd: '/repo', files });
+    for (const q of ['one', 'two']) await host.run(q, [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }, { name: 'read', input: { file_path: 'b.ts' } }] }, { text: 'ok' }]);
+    const hashed: string[] = [];
+    const ops = { ...engineText, sha256Hex: (t: string) => (hashed.push(t), engineText.sha256Hex(t)) };
+    const history = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000 };
+    const fingerprints = new Map<string, string>();
+    const plan = () => planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
+    const first = plan();
+    const readsHashed = hashed.filter((t) => t === A || t === 'b').length;
+    expect(readsHashed).toBe(4);
+    expect(plan()).toEqual(first);
+    expect(hashed.filter((t) => t === A || t === 'b').length).toBe(4);
+  });
+});
