@@ -218,3 +218,34 @@ describe('step cap', () => {
     expect(host.logs.map((l) => l.message)).toEqual(['slice tape: maxStepsPerTurn=2 reached in turn 1; no further model step is dispatched']);
   });
 });
+
+describe('more sealing cases', () => {
+  it('ST-13 a rejected first step seals nothing', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    await host.run('one', [{ text: 'r1' }]);
+    // Registered after the tape, so it runs inside it: the decision the tape sees is a reject.
+    host.ctx.on('agent/pre-step', async () => ({ kind: 'reject' }));
+    await host.run('two', []);
+    expect(entryEvents(host)).toEqual([]);
+    expect(host.session.events.at(-1)!.data).toEqual({ turn: 2, reason: { kind: 'blocked' } });
+  });
+
+  it('ST-22 a result event answering several calls names the distinct tools, comma-joined; ST-20 K counts the turns of a multi-turn entry', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    await host.run('one', [{ text: 'r1' }]);
+    const s = host.session;
+    const call = (id: string, name: string) => ({ type: 'tool-call', id, name, arguments: '{}' });
+    const block = (id: string, text: string) => ({ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text }] });
+    s.append('assistant/message', { turn: 1, step: 2, message: { id: 'a-multi', role: 'assistant', content: [call('m1', 'read'), call('m2', 'grep'), call('m3', 'read')], source: { kind: 'model', provider: 'p', model: 'm' } } }, { surfaceOp: 'append' });
+    for (const [id, name] of [['m1', 'read'], ['m2', 'grep'], ['m3', 'read']]) s.append('tool/call', { turn: 1, step: 2, callId: id, name, arguments: '{}' });
+    const multi = s.append('tool/result', { turn: 1, step: 2, message: { id: 'r-multi', role: 'user', content: [block('m1', 'ab'), block('m2', '字'), block('m3', '😀')], source: { kind: 'tool', callId: 'm1' } } }, { surfaceOp: 'append' }).seq;
+    await host.run('two', [{ text: 'r2' }]);
+    await host.run('three', [{ text: 'r3' }]);
+    // Turn 1's first nodes were sealed at turn 2's first step; the records logged after turn 1 ended
+    // were still "open" then, and are sealed with turn 2 into an entry spanning both turns.
+    expect(visibleEntries(host)).toEqual([
+      [header(1, 1, 1), '[turn 1]', 'one', reply(1, 'r1')].join('\n'),
+      [header(1, 2, 2), '[turn 1]', toolLine(1, 2, multi, 'read, grep', 4), '[turn 2]', 'two', reply(2, 'r2')].join('\n'),
+    ]);
+  });
+});
