@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { PluginModule } from 'dsh-context-engine/host';
 import * as sliceTape from 'dsh-context-engine/slice-tape';
-import { engineText, planSeal, type TextOps } from 'dsh-context-engine/slice-tape';
+import { engineText, planSeal, type FingerprintCache, type TextOps } from 'dsh-context-engine/slice-tape';
 import { createTestHost, type TestHost } from 'dsh-context-engine/testing';
 import type { Comparison } from './harness.js';
 import { mixedText } from './inputs.js';
@@ -101,7 +101,7 @@ const history = { keepRecentTurns: 0, pinFirstTurn: false, pinUserChars: 1200, e
 async function steadyStateComparison(): Promise<Comparison> {
   const host = await longSession({ module: sliceTape as unknown as PluginModule, config: { history } });
   const seal = (ops: TextOps) => {
-    const fingerprints = new Map<string, string>();
+    const fingerprints: FingerprintCache = new Map();
     planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
     return () => planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
   };

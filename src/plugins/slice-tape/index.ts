@@ -23,6 +23,7 @@ export { planSeal, applySeal, HISTORY_PLUGIN } from './seal.js';
 export type { PlannedEntry, SealOptions } from './seal.js';
 export { engineText } from './text.js';
 export type { TextOps } from './text.js';
+export type { FingerprintCache } from './reads.js';
 
 /** Our plugin name (ST-02a); the seed's row id `slice-agent-loop` is informative only. */
 export const name = 'slice-tape';

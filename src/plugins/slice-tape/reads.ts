@@ -71,8 +71,11 @@ interface ReadSite {
   readonly provenance: { readonly block: number } | { readonly rootCallId: string };
 }
 
-/** Fingerprints already computed, by record (`<seq>:<block>`): log records never change, so a session's cache stays valid. */
-export type FingerprintCache = Map<string, string>;
+/**
+ * Fingerprints and line counts already computed, by record (`<seq>:<block>`): log records never
+ * change, so a session's cache stays valid, and a seal only measures what it has not seen.
+ */
+export type FingerprintCache = Map<string, { readonly fingerprint: string; readonly lines: number }>;
 
 function readRef(site: ReadSite, content: readonly ContentBlock[], ops: TextOps, cache: FingerprintCache | undefined): ReadRef | undefined {
   if (!READ_TOOLS.includes(site.tool)) return undefined;
@@ -86,19 +89,26 @@ function readRef(site: ReadSite, content: readonly ContentBlock[], ops: TextOps,
   const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !PATH_ARGUMENTS.includes(k)));
   const window = Object.keys(rest).length === 0 ? 'default' : sortedJson(rest);
   const direct = 'block' in site.provenance;
-  const text = textOf(content);
   const record = `${site.seq}:${'block' in site.provenance ? site.provenance.block : 0}`;
-  let fingerprint = cache?.get(record);
-  if (fingerprint === undefined) {
-    fingerprint = ops.sha256Hex(text).slice(0, FINGERPRINT_HEX);
-    cache?.set(record, fingerprint);
+  let measured = cache?.get(record);
+  if (measured === undefined) {
+    const text = textOf(content);
+    measured = { fingerprint: ops.sha256Hex(text).slice(0, FINGERPRINT_HEX), lines: lineCount(text) };
+    cache?.set(record, measured);
   }
   return {
     key: JSON.stringify([path, site.tool, window, direct ? 'result' : 'code']),
     target: path, window, tool: site.tool, turn: site.turn, step: site.step, seq: site.seq, ...site.provenance,
-    fingerprint,
-    lines: text === '' ? 0 : text.split('\n').length,
+    ...measured,
   };
+}
+
+/** `0` for empty text, else the number of `\n`-separated lines (ST-24), without splitting. */
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  return lines;
 }
 
 /** The last read per key, in the order keys were first seen (ST-26). */
