@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, ToolDefinition } from '../../../src/host/index.js';
+import type { FingerprintCache } from '../../../src/plugins/slice-tape/index.js';
 import type { MemoryFileSystem, TestHost } from '../../../src/testing/index.js';
 import { sha, tapeHost, visibleEntries } from './support.js';
 
@@ -147,7 +148,7 @@ describe('fingerprint cache', () => {
     const hashed: string[] = [];
     const ops = { ...engineText, sha256Hex: (t: string) => (hashed.push(t), engineText.sha256Hex(t)) };
     const history = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000 };
-    const fingerprints = new Map<string, string>();
+    const fingerprints: FingerprintCache = new Map();
     const plan = () => planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
     const first = plan();
     const readsHashed = hashed.filter((t) => t === A || t === 'b').length;

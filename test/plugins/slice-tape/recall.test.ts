@@ -300,3 +300,20 @@ describe('registration', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'Error: recall_turn runs only inside an agent loop (this execution has no agent)' }]);
   });
 });
+
+describe('recall_step and nested calls', () => {
+  it('ST-30 calls made from code are listed with their dispatch records', async () => {
+    const host = tapeHost({}, { files: { '/repo/a.ts': 'A' }, dispatchRecords: 'ptc-dispatch' });
+    await host.run('q', [{ tools: [{ name: 'run_code', id: 'rc', input: { calls: [{ name: 'read', input: { file_path: 'a.ts' } }, { name: 'read', input: { file_path: 'none' } }] } }] }, { text: 'ok' }]);
+    const [d1, d2] = host.session.events.filter((e) => e.type === 'tool/ptc-dispatch').map((e) => e.seq);
+    const result = host.session.events.find((e) => e.type === 'tool/result')!.seq;
+    expect(await callTool(host, 'recall_step', { turn: 1, step: 1 })).toEqual(ok([
+      '[recall_step turn 1 step 1 · 1 call(s) · verbatim tool record · what was executed then, not current state]',
+      '## Calls', '→ run_code({"calls":[{"name":"read","input":{"file_path":"a.ts"}},{"name":"read","input":{"file_path":"none"}}]})',
+      '## Calls made from code (code log; model visibility not implied)',
+      `→ read({"file_path":"a.ts"}) · dispatch seq ${d1}`, `→ read({"file_path":"none"}) failed · dispatch seq ${d2}`,
+      '## Results', `[result · run_code · seq ${result} · expand_result({"seq":${result},"formatVersion":3})]`,
+      '[read] A\n[read error] Error: read: /repo/none does not exist',
+    ].join('\n')));
+  });
+});

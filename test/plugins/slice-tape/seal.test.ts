@@ -249,3 +249,20 @@ describe('more sealing cases', () => {
     ]);
   });
 });
+
+describe('several snapshots', () => {
+  it('ST-17 several superseded snapshots of one turn are one note naming their count', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false } }, { files });
+    let env = 'v1';
+    host.ctx.systemPrompt!.context({ name: 'env', order: 0, text: () => env });
+    host.ctx.on('tools/result', () => {
+      env = 'v2';
+    });
+    await host.run('one', [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'r1' }]);
+    env = 'v3';
+    await host.run('two', [{ text: 'r2' }]);
+    const entry = visibleEntries(host)[0]!.split('\n');
+    expect(entry.slice(0, 4)).toEqual([header(1, 1, 1), '[turn 1]', 'one', '[slice note · 2 runtime-context snapshots superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]']);
+    expect(surfaceTexts(host).slice(1)).toEqual(['two', 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\nv3', 'r2']);
+  });
+});
