@@ -38,10 +38,8 @@ export function apply(ctx: Context, config: SliceTapeConfig): void {
   const sessions = new WeakMap<Session, { warned: Set<number>; fingerprints: FingerprintCache }>();
   const tools = ctx.tools!;
   // A duplicate name (e.g. a standalone fold plugin's expand_result) fails here, at load (ST-02).
-  tools.register(recallTurnTool(ops));
-  tools.register(recallSearchTool(ops));
-  tools.register(recallStepTool(ctx));
-  tools.register(expandResultTool(ctx));
+  // Each registration is an effect, so unloading the plugin takes its tools with it.
+  for (const def of [recallTurnTool(ops), recallSearchTool(ops), recallStepTool(ctx), expandResultTool(ctx)]) ctx.effect(() => tools.register(def));
   applyEffortDefault(ctx, config.defaultReasoningEffort);
   ctx.on(HostEvent.agentPreStep, async (event: PreStepEvent, next: () => Promise<PreStepDecision>): Promise<PreStepDecision> => {
     const decision = await next();

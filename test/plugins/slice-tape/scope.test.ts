@@ -26,3 +26,16 @@ describe('composition', () => {
     expect(await host.core.prompt.assemble({})).toEqual({ ...(await bare.core.prompt.assemble({})), tools: expect.any(Array) });
   });
 });
+
+describe('unload', () => {
+  it('ST-01 unloading the plugin removes its tools and its pre-step policy', async () => {
+    const host = createTestHost({ cwd: '/repo' });
+    const handle = host.use(tape, {});
+    await host.run('one', [{ text: 'r1' }]);
+    handle.dispose();
+    expect(host.ctx.tools!.get('expand_result')).toBeUndefined();
+    await host.run('two', [{ text: 'r2' }]);
+    await host.run('three', [{ text: 'r3' }]);
+    expect(host.session.events.some((e) => e.surfaceOp !== undefined && e.surfaceOp !== 'append')).toBe(false);
+  });
+});
