@@ -69,7 +69,7 @@ export const RETIRED_HISTORY_KEYS: Readonly<Record<string, string>> = {
 };
 
 /** A load error: the exact message and the key path it concerns. */
-class ConfigIssue extends Error {
+export class ConfigIssue extends Error {
   constructor(message: string, readonly path: readonly string[]) {
     super(message);
   }
@@ -104,7 +104,8 @@ function boolean(value: unknown, fallback: boolean, key: string): boolean {
   return value;
 }
 
-function section(value: unknown, key: string): Record<string, unknown> {
+/** `value` as an object (`{}` when absent); anything else is a load error naming `key`. */
+export function section(value: unknown, key: string): Record<string, unknown> {
   if (value === undefined) return {};
   if (!isObject(value)) throw new ConfigIssue(`${key} must be an object, got ${describe(value)}`, [key]);
   return value;
@@ -142,16 +143,21 @@ function resolveHistory(raw: Record<string, unknown>): HistoryConfig {
   };
 }
 
-function resolveFold(raw: Record<string, unknown>): FoldConfig {
+/**
+ * The fold options in `raw` with ST-11's defaults. `prefix` is where they sit (`fold.` inside the
+ * tape's config, `` for the standalone fold plugin); `extraKeys` are other keys allowed beside them.
+ */
+export function resolveFold(raw: Record<string, unknown>, prefix = 'fold.', extraKeys: readonly string[] = []): FoldConfig {
+  const valid = [...FOLD_KEYS, ...extraKeys];
   for (const key of Object.keys(raw)) {
-    if (!FOLD_KEYS.includes(key)) throw new ConfigIssue(`Unknown fold configuration ${key}; valid keys: ${FOLD_KEYS.join(', ')}`, ['fold', key]);
+    if (!valid.includes(key)) throw new ConfigIssue(`Unknown fold configuration ${key}; valid keys: ${valid.join(', ')}`, `${prefix}${key}`.split('.'));
   }
   return {
-    enabled: boolean(raw.enabled, DEFAULT_FOLD.enabled, 'fold.enabled'),
-    pinSteps: integer(raw.pinSteps, DEFAULT_FOLD.pinSteps, 'fold.pinSteps', 0, 'a safe integer >= 0'),
-    pinMaxChars: integer(raw.pinMaxChars, DEFAULT_FOLD.pinMaxChars, 'fold.pinMaxChars', 1, 'a positive safe integer'),
-    spillPreviewMinBytes: integer(raw.spillPreviewMinBytes, DEFAULT_FOLD.spillPreviewMinBytes, 'fold.spillPreviewMinBytes', 0, 'a safe integer >= 0'),
-    backoffAfterExpansions: integer(raw.backoffAfterExpansions, DEFAULT_FOLD.backoffAfterExpansions, 'fold.backoffAfterExpansions', 1, 'a positive safe integer'),
+    enabled: boolean(raw.enabled, DEFAULT_FOLD.enabled, `${prefix}enabled`),
+    pinSteps: integer(raw.pinSteps, DEFAULT_FOLD.pinSteps, `${prefix}pinSteps`, 0, 'a safe integer >= 0'),
+    pinMaxChars: integer(raw.pinMaxChars, DEFAULT_FOLD.pinMaxChars, `${prefix}pinMaxChars`, 1, 'a positive safe integer'),
+    spillPreviewMinBytes: integer(raw.spillPreviewMinBytes, DEFAULT_FOLD.spillPreviewMinBytes, `${prefix}spillPreviewMinBytes`, 0, 'a safe integer >= 0'),
+    backoffAfterExpansions: integer(raw.backoffAfterExpansions, DEFAULT_FOLD.backoffAfterExpansions, `${prefix}backoffAfterExpansions`, 1, 'a positive safe integer'),
   };
 }
 
@@ -180,19 +186,24 @@ export function resolveConfig(raw: unknown): SliceTapeConfig {
   };
 }
 
-/** The plugin's `Config`: a synchronous Standard Schema whose single issue carries the exact message. */
-export const Config: StandardSchema<SliceTapeConfig> = {
-  '~standard': {
-    version: 1,
-    vendor: 'dsh-context-engine',
-    validate(value: unknown) {
-      try {
-        return { value: resolveConfig(value) };
-      } catch (error) {
-        if (!(error instanceof ConfigIssue)) throw error;
-        const issue: StandardIssue = { message: error.message, path: error.path };
-        return { issues: [issue] };
-      }
+/** A synchronous Standard Schema over `resolve`, whose single issue carries the exact message. */
+export function standardSchema<T>(resolve: (raw: unknown) => T): StandardSchema<T> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'dsh-context-engine',
+      validate(value: unknown) {
+        try {
+          return { value: resolve(value) };
+        } catch (error) {
+          if (!(error instanceof ConfigIssue)) throw error;
+          const issue: StandardIssue = { message: error.message, path: error.path };
+          return { issues: [issue] };
+        }
+      },
     },
-  },
-};
+  };
+}
+
+/** The plugin's `Config`. */
+export const Config: StandardSchema<SliceTapeConfig> = standardSchema(resolveConfig);
