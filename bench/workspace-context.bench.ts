@@ -1,0 +1,140 @@
+// workspace-context on a generated monorepo (issue 5): compose the baseline for a cwd eight levels
+// deep and reconcile 1,000 touches below it, phase by phase, through the node:fs provider. Each phase
+// runs the plugin's own code with the WASM engine, next to the same code with DSH's primitives:
+// node:crypto for digests and Buffer for byte counts and cuts (what DSH's built-in loader uses).
+
+import { createHash } from 'node:crypto';
+import { createNodeFileSystem } from 'dsh-context-engine/fs';
+import { baselineDirectories, directoryCandidates, probeCandidate, readCandidate, touchedDirectories, type Candidate, type Layout, type Probe } from '#lib/plugins/workspace-context/files.js';
+import { resolveConfig } from '#lib/plugins/workspace-context/config.js';
+import { INTRO, renderBlock, type ByteBudget, type RenderItem } from '#lib/plugins/workspace-context/render.js';
+import type { Comparison, Row } from './harness.js';
+import { generateMonorepo, pickTouches, type Monorepo } from './monorepo.js';
+
+type Present = Extract<Probe, { kind: 'present' }>;
+type Found = { candidate: Candidate; probe: Present };
+
+/** Buffer's byte count and a UTF-8-safe cut the way DSH's loader does it (encode, slice, decode, back off). */
+const bufferBudget: ByteBudget = {
+  utf8Length: (text) => Buffer.byteLength(text, 'utf8'),
+  truncateUtf8(text, maxBytes) {
+    let cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');
+    while (Buffer.byteLength(cut, 'utf8') > maxBytes) cut = cut.slice(0, -1);
+    return { text: cut, bytes: Buffer.byteLength(cut, 'utf8') };
+  },
+};
+
+/** DSH's bounded read: a running Buffer.byteLength over streamed chunks, then SHA-1 of the text and of its trim. */
+async function readWithNodeCrypto(fs: ReturnType<typeof createNodeFileSystem>, probe: Present, maxBytes: number) {
+  if (probe.size !== undefined && probe.size > maxBytes) return { kind: 'oversize' as const };
+  const parts: string[] = [];
+  let bytes = 0;
+  for await (const chunk of await fs.streamText(probe.target)) {
+    bytes += Buffer.byteLength(chunk, 'utf8');
+    if (bytes > maxBytes) return { kind: 'oversize' as const };
+    parts.push(chunk);
+  }
+  const text = parts.join('');
+  return { kind: 'loaded' as const, text, digest: createHash('sha1').update(text).digest('hex'), trimmedDigest: createHash('sha1').update(text.trim()).digest('hex') };
+}
+
+interface Workload {
+  readonly repo: Monorepo;
+  readonly layout: Layout;
+  /** Every probe the baseline and the touches make, in order (a touch probes each directory it reaches). */
+  readonly probes: readonly Candidate[];
+  /** Every file those probes find, once: the baseline's and each newly reached one. */
+  readonly files: readonly Found[];
+  /** The render inputs: the baseline, then each touch's batch of newly reached files. */
+  readonly batches: readonly { items: RenderItem[]; intro: string }[];
+}
+
+const TOUCHES = 1000;
+
+async function workload(): Promise<Workload> {
+  const repo = generateMonorepo();
+  const config = resolveConfig({ maxBytes: 65536, dshHome: repo.home }, { env: {}, homedir: '/nonexistent', processCwd: '/' });
+  const layout: Layout = { cwd: repo.cwd, root: repo.root, config };
+  const fs = createNodeFileSystem();
+  const probes: Candidate[] = [];
+  const files: Found[] = [];
+  const batches: { items: RenderItem[]; intro: string }[] = [];
+  const seen = new Set<string>();
+  const visit = async (directories: readonly string[], kind: 'baseline' | 'set') => {
+    const items: RenderItem[] = [];
+    for (const directory of directories) {
+      for (const candidate of directoryCandidates(layout, directory)) {
+        probes.push(candidate);
+        if (seen.has(candidate.absolute)) continue;
+        const probe = await probeCandidate(fs, candidate, undefined);
+        if (probe.kind !== 'present') continue;
+        seen.add(candidate.absolute);
+        files.push({ candidate, probe });
+        const read = await readCandidate(fs, probe, config.maxSourceBytes, undefined);
+        if (read.kind === 'loaded') items.push({ kind, path: candidate.path, directory: candidate.directory, content: read.text });
+      }
+    }
+    if (items.length > 0) batches.push({ items, intro: kind === 'baseline' ? INTRO : '' });
+  };
+  await visit(baselineDirectories(layout), 'baseline');
+  for (const touched of pickTouches(repo, TOUCHES, 9)) await visit(touchedDirectories(layout, touched), 'set');
+  return { repo, layout, probes, files, batches };
+}
+
+/** Median wall time of `runs` runs of `fn`, in nanoseconds. */
+async function timeRuns(fn: () => Promise<unknown>, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    times.push((performance.now() - start) * 1e6);
+  }
+  return times.sort((a, b) => a - b)[times.length >> 1]!;
+}
+
+export async function workspaceContextComparisons(quick: boolean): Promise<{ comparisons: Comparison[]; rows: Row[]; notes: string[] }> {
+  const w = await workload();
+  const fs = createNodeFileSystem();
+  const max = w.layout.config.maxSourceBytes;
+  const probeAll = async () => {
+    let present = 0;
+    for (const candidate of w.probes) if ((await probeCandidate(fs, candidate, undefined)).kind === 'present') present++;
+    return present;
+  };
+  const readAll = async (read: (found: Found) => Promise<{ kind: string; digest?: string; trimmedDigest?: string }>) => {
+    const digests: string[] = [];
+    for (const found of w.files) {
+      const r = await read(found);
+      digests.push(r.kind === 'loaded' ? `${r.digest}:${r.trimmedDigest}` : r.kind);
+    }
+    return digests;
+  };
+  const renderAll = (budget: ByteBudget | undefined, maxBytes: number) => w.batches.map((b) => renderBlock(b.items, b.intro, maxBytes, budget).text.length);
+  const bytesRead = w.batches.reduce((n, b) => n + b.items.reduce((m, i) => m + Buffer.byteLength(i.content), 0), 0);
+  const group = `workspace-context, cwd 8 deep, ${w.repo.directories} dirs, ${w.repo.instructionFiles} instruction files, baseline + ${TOUCHES} touches`;
+  const comparisons: Comparison[] = [
+    {
+      group: `${group}: read + digest (${w.files.length} files, ${(bytesRead / 1024).toFixed(0)} KiB, node:fs provider)`,
+      ours: { name: 'readCandidate (readBounded: count, SHA-1, trimmed SHA-1 in one pass)', fn: () => readAll(async (f) => readCandidate(fs, f.probe, max, undefined)) },
+      baselines: [{ name: 'Buffer.byteLength per chunk + createHash(sha1) ×2', fn: () => readAll((f) => readWithNodeCrypto(fs, f.probe, max)) }],
+    },
+    {
+      group: `${group}: render (${w.batches.length} messages, maxBytes 65536)`,
+      ours: { name: 'renderBlock, engine utf8Length/truncateUtf8', fn: () => renderAll(undefined, 65536) },
+      baselines: [{ name: 'renderBlock, Buffer.byteLength / Buffer cut', fn: () => renderAll(bufferBudget, 65536) }],
+    },
+    {
+      group: `${group}: render under a tight budget (maxBytes 4096: drops and cuts)`,
+      ours: { name: 'renderBlock, engine utf8Length/truncateUtf8', fn: () => renderAll(undefined, 4096) },
+      baselines: [{ name: 'renderBlock, Buffer.byteLength / Buffer cut', fn: () => renderAll(bufferBudget, 4096) }],
+    },
+  ];
+  // Probing is provider work with no engine in it, the same code in both paths: timed once per run
+  // (tens of thousands of resolve + stat calls), not side by side.
+  const probeNs = await timeRuns(probeAll, quick ? 3 : 5);
+  const rows: Row[] = [{ group: `${group}: probe (${w.probes.length} resolve + stat, node:fs provider)`, ours: 'probeCandidate', oursNs: probeNs, baseline: 'the same code (no engine in this phase)', baselineNs: probeNs, ratio: 1 }];
+  const notes = [
+    `workspace-context workload: ${w.repo.directories} directories, ${w.repo.instructionFiles} instruction files, ${w.repo.sources.length} source files; cwd 8 levels below the root; ${TOUCHES} touches of random source files below the cwd (seeded), each probing every candidate of every directory it reaches; every file found is read once (later touches hit the version cache).`,
+  ];
+  return { comparisons, rows, notes };
+}

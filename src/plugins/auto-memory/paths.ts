@@ -1,0 +1,98 @@
+// Virtual `/memories/...` paths (spec AM-08, AM-24). Validation is purely lexical and runs before any
+// disk access: a path that passes can only name something below the project memory dir, because
+// no segment can climb (`..`), hide (`.x`), switch drive or stream (`:`), or smuggle a separator
+// (`\`, NUL). Encoded forms (`%2e%2e`) are never decoded, so they stay literal names. The on-disk
+// half of AM-24 (symlinks, real path) is in disk.ts.
+
+import { utf8Length } from '../../engine/index.js';
+
+/** The virtual root every memory path starts with. */
+export const VIRTUAL_ROOT = '/memories';
+/** The index file name, at the top of the memory dir. */
+export const INDEX_FILE = 'MEMORY.md';
+/** Memory files end with this. */
+export const MARKDOWN_SUFFIX = '.md';
+/** Longest segment in UTF-8 bytes: the common file-name limit of Linux, macOS and Windows file systems. */
+export const MAX_SEGMENT_BYTES = 255;
+
+/** A validated virtual path: the root, or segments below it (joined with `/` in `relative`). */
+export interface VirtualPath {
+  /** Segments below `/memories`; empty for the root. */
+  readonly segments: readonly string[];
+  /** `segments.join('/')`; `''` for the root. */
+  readonly relative: string;
+  /** The canonical virtual form, e.g. `/memories/notes/x.md`. */
+  readonly virtual: string;
+}
+
+/** Why a path was refused, with the message the model sees. */
+export interface PathProblem {
+  readonly code: 'INVALID_PATH' | 'NOT_MARKDOWN';
+  readonly message: string;
+}
+
+const FORBIDDEN_CHARS: readonly [string, string][] = [['\\', 'a backslash'], ['\0', 'a NUL character'], [':', 'a colon']];
+
+/** The virtual form of a relative path (`''` is the root). */
+export function virtualPath(relative: string): string {
+  return relative === '' ? VIRTUAL_ROOT : `${VIRTUAL_ROOT}/${relative}`;
+}
+
+/**
+ * Parses and validates a virtual path (AM-24): it must be exactly `/memories` or start with
+ * `/memories/`, and every segment after that must be non-empty, not `.` or `..`, not start with `.`,
+ * contain no `\`, NUL or `:`, and be at most MAX_SEGMENT_BYTES UTF-8 bytes. Returns the parsed path
+ * or the problem (always `INVALID_PATH` here; the `.md` rule is `requireMarkdown`).
+ */
+export function parseVirtualPath(input: unknown): VirtualPath | PathProblem {
+  if (typeof input !== 'string') return invalid(`path must be a string starting with ${VIRTUAL_ROOT}, got ${input === undefined ? 'nothing' : typeof input}`);
+  const shown = JSON.stringify(input);
+  if (input === VIRTUAL_ROOT) return { segments: [], relative: '', virtual: VIRTUAL_ROOT };
+  if (!input.startsWith(`${VIRTUAL_ROOT}/`)) return invalid(`${shown} is outside ${VIRTUAL_ROOT}; every path must be ${VIRTUAL_ROOT} or start with ${VIRTUAL_ROOT}/`);
+  const segments = input.slice(VIRTUAL_ROOT.length + 1).split('/');
+  for (const segment of segments) {
+    const problem = segmentProblem(segment);
+    if (problem !== undefined) return invalid(`${shown} is not allowed: ${problem}`);
+  }
+  const relative = segments.join('/');
+  return { segments, relative, virtual: virtualPath(relative) };
+}
+
+function segmentProblem(segment: string): string | undefined {
+  if (segment === '') return 'it has an empty segment (a doubled or trailing /)';
+  if (segment === '.' || segment === '..') return `the segment ${JSON.stringify(segment)} is a relative step`;
+  if (segment.startsWith('.')) return `the segment ${JSON.stringify(segment)} is hidden (starts with .)`;
+  for (const [char, name] of FORBIDDEN_CHARS) if (segment.includes(char)) return `the segment ${JSON.stringify(segment)} contains ${name}`;
+  const bytes = utf8Length(segment);
+  if (bytes > MAX_SEGMENT_BYTES) return `a segment is ${bytes} bytes; the limit is ${MAX_SEGMENT_BYTES}`;
+  return undefined;
+}
+
+/** Whether parsing failed. */
+export function isPathProblem(value: VirtualPath | PathProblem): value is PathProblem {
+  return 'code' in value;
+}
+
+/** `NOT_MARKDOWN` unless the path names a `.md` file (the root never does). */
+export function requireMarkdown(path: VirtualPath): PathProblem | undefined {
+  if (path.relative !== '' && path.relative.endsWith(MARKDOWN_SUFFIX)) return undefined;
+  return { code: 'NOT_MARKDOWN', message: `${path.virtual} is not a .md file; the memory tool reads and writes only .md files` };
+}
+
+/** Whether the path is the top-level index `/memories/MEMORY.md`. */
+export function isIndexPath(path: VirtualPath): boolean {
+  return path.relative === INDEX_FILE;
+}
+
+/**
+ * Whether the path may name the index on a case-insensitive file system (macOS, Windows), where
+ * `/memories/memory.md` is the same file as `/memories/MEMORY.md`. Rename refuses these too, so the
+ * index cannot be moved away under another spelling.
+ */
+export function mayBeIndexPath(path: VirtualPath): boolean {
+  return path.relative.toLowerCase() === INDEX_FILE.toLowerCase();
+}
+
+function invalid(message: string): PathProblem {
+  return { code: 'INVALID_PATH', message };
+}

@@ -1,0 +1,39 @@
+// Which project a session belongs to (spec AM-05..AM-07): the project root found by markers from the
+// session cwd, its DSH session-directory key, and the memory directory under the root.
+
+import { join } from 'node:path';
+import type { Agent } from '../../host/agent.js';
+import type { FileSystem } from '../../host/fs.js';
+import { findProjectRoot } from '../../host/project-root.js';
+import { projectKey } from '../../host/project-key.js';
+
+/** A session's project. */
+export interface Project {
+  /** The session cwd (absolute). */
+  readonly cwd: string;
+  /** The project root: the nearest ancestor with a marker, else the cwd (AM-05). */
+  readonly root: string;
+  /** `projectKey(root)` (AM-06). */
+  readonly key: string;
+  /** `<memory root>/<key>` (AM-07). */
+  readonly memdir: string;
+}
+
+/**
+ * Resolves the project of `agent` (or of the process cwd without one): the session cwd, the
+ * project root by X-09 through the fs provider (without a provider the cwd is the root, as no
+ * marker can be probed), its key and its memory directory under `memoryRoot`.
+ */
+export async function resolveProject(
+  agent: Pick<Agent, 'session'> | undefined, processCwd: string, markers: readonly string[], fs: FileSystem | undefined, memoryRoot: string, signal?: AbortSignal,
+): Promise<Project> {
+  const cwd = agent?.session.header.cwd ?? processCwd;
+  const root = fs === undefined ? cwd : await findProjectRoot(cwd, markers, fs, signal);
+  const key = projectKey(root);
+  return { cwd, root, key, memdir: join(memoryRoot, key) };
+}
+
+/** Whether an agent is a sub-agent (its session says so), which gets no injection by default (AM-29). */
+export function isSubagent(agent: Pick<Agent, 'session'>): boolean {
+  return agent.session.header.origin === 'subagent' || agent.session.header.parentSession !== undefined;
+}

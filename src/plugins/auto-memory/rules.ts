@@ -1,0 +1,291 @@
+// Claude-Code-compatible rules (spec AM-31..AM-37): discovery of `**/*.md` under the user and project
+// rule directories through the DSH fs provider, `paths:` frontmatter, the ordered and limited
+// collection, and activation by file touches. Every rule glob of a collection is compiled into ONE
+// engine GlobSet (compiled again only when the globs change), and all touches since the previous
+// step are matched against it in one call. Rules are repository and user text, i.e. untrusted
+// context: their bodies are escaped when rendered and nothing in them is ever followed or run.
+
+import { posix, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
+import { compileGlobs, readBounded, utf8Length, type GlobSet } from '../../engine/index.js';
+import { escapeReminder } from '../../host/framing.js';
+import type { FileSystem, FsTarget, FsVersion } from '../../host/fs.js';
+import type { RuleDir } from './config.js';
+import { compareCodePoints } from './content.js';
+import { rulePaths, splitFrontmatter } from './frontmatter.js';
+import { MARKDOWN_SUFFIX } from './paths.js';
+
+/** One rule file as read. */
+export interface Rule {
+  readonly level: 'user' | 'project';
+  /** `~/.claude/rules/x.md` for user rules, project-root-relative for project rules (AM-36). */
+  readonly displayPath: string;
+  /** The `paths` globs; empty for an unconditional rule (AM-33). */
+  readonly paths: readonly string[];
+  /** The body without frontmatter, line endings as `\n`, leading blank lines and trailing space removed. */
+  readonly body: string;
+  /** UTF-8 bytes of the escaped body, what the limits count (AM-35, X-08). */
+  readonly bytes: number;
+}
+
+/** Collection limits (AM-35). */
+export interface RuleLimits {
+  readonly maxRuleBytes: number;
+  readonly maxRulesBytes: number;
+  readonly maxRules: number;
+}
+
+/** Where rules come from for one project. */
+export interface RuleSources {
+  readonly userRuleDirs: readonly RuleDir[];
+  readonly projectRuleDirs: readonly string[];
+  readonly projectRoot: string;
+}
+
+/**
+ * Bytes a rule file may have beyond `maxRuleBytes` for its frontmatter; a larger file is skipped
+ * without being read to the end, since its body could not fit anyway (bounded read, X-04).
+ */
+export const RULE_FRONTMATTER_ALLOWANCE = 65536;
+/** Most `.md` files one collection looks at, so a repository with a huge rule tree cannot stall a step. */
+export const MAX_RULE_FILES_SCANNED = 10000;
+
+/**
+ * Parses a rule file's text (AM-33): the `paths` globs of its frontmatter and its body with the
+ * frontmatter removed.
+ */
+export function parseRule(level: Rule['level'], displayPath: string, text: string): Rule {
+  const { lines, body } = splitFrontmatter(text.replace(/\r\n/g, '\n'));
+  const cleaned = body.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+  return { level, displayPath, paths: rulePaths(lines), body: cleaned, bytes: utf8Length(escapeReminder(cleaned)) };
+}
+
+/**
+ * The rules to render this step (AM-34, AM-35), in order: every unconditional rule and every rule
+ * whose display path is in `active`, an empty body skipped, a body over `maxRuleBytes` skipped, and
+ * the collection cut before the first rule that would exceed `maxRules` or `maxRulesBytes`.
+ */
+export function selectRules(rules: readonly Rule[], active: ReadonlySet<string>, limits: RuleLimits): Rule[] {
+  const chosen: Rule[] = [];
+  let total = 0;
+  for (const rule of rules) {
+    if (rule.paths.length > 0 && !active.has(rule.displayPath)) continue;
+    if (rule.body === '' || rule.bytes > limits.maxRuleBytes) continue;
+    if (chosen.length + 1 > limits.maxRules || total + rule.bytes > limits.maxRulesBytes) break;
+    chosen.push(rule);
+    total += rule.bytes;
+  }
+  return chosen;
+}
+
+/** A touched path as the two rule levels see it (AM-34): relative to the cwd and to the project root. */
+export interface Touch {
+  /** For user rules; `undefined` when the file is outside the cwd. */
+  readonly fromCwd: string | undefined;
+  /** For project rules; `undefined` when the file is outside the project root. */
+  readonly fromRoot: string | undefined;
+}
+
+/** The path of `absolute` below `base` with `/` separators, or `undefined` when it is not below it. */
+export function below(base: string, absolute: string): string | undefined {
+  const rel = relativePath(base, absolute);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || resolvePath(base, rel) !== resolvePath(absolute)) return undefined;
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/** The compiled globs of a rule list; rebuilt only when the list of globs changes. */
+export class RuleMatcher {
+  #key = '';
+  #set: GlobSet | undefined;
+  /** Which of the patterns (by position in the rules' glob list) the set holds, in set order. */
+  #kept: number[] = [];
+  /** Rule index of each pattern of `#set`. */
+  #owners: number[] = [];
+  #rules: readonly Rule[] = [];
+  /** Patterns the engine refused, with the reason (reported once per compile). */
+  rejected: { displayPath: string; pattern: string; reason: string }[] = [];
+
+  /**
+   * Points the matcher at `rules`, compiling their globs into one GlobSet if the globs changed.
+   * Rules without globs may come and go without a compile: only the pattern-to-rule map is rebuilt.
+   */
+  update(rules: readonly Rule[]): void {
+    this.#rules = rules;
+    const patterns: string[] = [];
+    const owners: number[] = [];
+    rules.forEach((rule, i) => rule.paths.forEach((p) => (patterns.push(p), owners.push(i))));
+    const key = JSON.stringify(patterns);
+    if (key !== this.#key) {
+      this.#key = key;
+      this.rejected = [];
+      this.#compile(patterns, owners);
+    }
+    this.#owners = this.#kept.map((i) => owners[i]!);
+  }
+
+  #compile(patterns: string[], owners: number[]): void {
+    this.#kept = patterns.map((_, i) => i);
+    if (patterns.length === 0) {
+      this.#set = undefined;
+      return;
+    }
+    try {
+      this.#set = compileGlobs(patterns);
+    } catch {
+      // Only on failure: find the refused patterns one by one, drop them, and compile the rest once.
+      this.#kept = this.#kept.filter((i) => {
+        try {
+          compileGlobs([patterns[i]!]);
+          return true;
+        } catch (error) {
+          this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern: patterns[i]!, reason: (error as Error).message });
+          return false;
+        }
+      });
+      this.#set = this.#kept.length === 0 ? undefined : compileGlobs(this.#kept.map((i) => patterns[i]!));
+    }
+  }
+
+  /**
+   * Display paths of the path-scoped rules that `touches` activate (AM-34): user rules match the
+   * cwd-relative path, project rules the root-relative one; paths outside a base never match. One
+   * GlobSet call covers every touch.
+   */
+  activated(touches: readonly Touch[]): string[] {
+    if (this.#set === undefined || touches.length === 0) return [];
+    const paths: string[] = [];
+    const levels: Rule['level'][] = [];
+    for (const touch of touches) {
+      if (touch.fromCwd !== undefined) (paths.push(touch.fromCwd), levels.push('user'));
+      if (touch.fromRoot !== undefined) (paths.push(touch.fromRoot), levels.push('project'));
+    }
+    if (paths.length === 0) return [];
+    const hits = new Set<string>();
+    this.#set.matchAll(paths).forEach((indices, i) => {
+      for (const index of indices) {
+        const rule = this.#rules[this.#owners[index]!]!;
+        if (rule.level === levels[i]) hits.add(rule.displayPath);
+      }
+    });
+    return [...hits];
+  }
+}
+
+interface Found {
+  readonly level: Rule['level'];
+  readonly displayPath: string;
+  readonly target: FsTarget;
+  readonly version: FsVersion | undefined;
+  readonly size: number | undefined;
+}
+
+/**
+ * Reads rule files through the fs provider, caching parsed rules by real path and version (a
+ * changed file has a new version and is read again; a provider without versions is read each time).
+ */
+export class RuleReader {
+  readonly #cache = new Map<string, { version: FsVersion; displayPath: string; rule: Rule | undefined }>();
+
+  constructor(
+    readonly fs: FileSystem,
+    readonly limits: RuleLimits,
+    readonly warn: (message: string) => void,
+  ) {}
+
+  /**
+   * Every rule of `sources` in AM-31 order: user dirs, then project dirs, each in configured order,
+   * files by relative path in code-point order. Files that cannot be read are skipped (and
+   * reported through `warn`); a file reached twice (two dirs linking the same file) counts once.
+   */
+  async collect(sources: RuleSources, signal?: AbortSignal): Promise<Rule[]> {
+    const found: Found[] = [];
+    const budget = { left: MAX_RULE_FILES_SCANNED };
+    for (const dir of sources.userRuleDirs) {
+      await this.#scan(dir.path, stripSlashes(dir.configured), 'user', undefined, found, budget, signal);
+    }
+    const rootTarget = await this.fs.resolve(sources.projectRoot, { signal });
+    for (const dir of sources.projectRuleDirs) {
+      const absolute = resolvePath(sources.projectRoot, dir);
+      const display = below(sources.projectRoot, absolute);
+      if (display === undefined) continue;
+      await this.#scan(absolute, display, 'project', rootTarget, found, budget, signal);
+    }
+    const seen = new Set<string>();
+    const rules: Rule[] = [];
+    for (const file of found) {
+      if (seen.has(file.target.targetKey)) continue;
+      seen.add(file.target.targetKey);
+      const rule = await this.#read(file, signal);
+      if (rule !== undefined) rules.push(rule);
+    }
+    return rules;
+  }
+
+  /**
+   * Collects the `.md` files below one rule dir (`**\/*.md`: hidden names are skipped, as the glob's
+   * default would). User dirs follow every link, with directory cycles broken by real path; project
+   * dirs skip anything whose real path leaves the project root (AM-32).
+   */
+  async #scan(
+    absolute: string, display: string, level: Rule['level'], root: FsTarget | undefined, out: Found[], budget: { left: number }, signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const start = await this.fs.resolve(absolute, { signal });
+    const info = await this.fs.stat(start, signal).catch(() => undefined);
+    if (info?.type !== 'directory' || (root !== undefined && !this.fs.contains(root, start))) return;
+    const files: Found[] = [];
+    const visited = new Set<string>([start.targetKey]);
+    const walk = async (dir: FsTarget, rel: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await this.fs.listDir(dir, signal);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        this.warn(`auto-memory: cannot list rule directory ${display}${rel === '' ? '' : `/${rel}`}: ${(error as Error).message}`);
+        return;
+      }
+      for (const entry of entries) {
+        if (entry.name.startsWith('.') || budget.left <= 0) continue;
+        if (root !== undefined && !this.fs.contains(root, entry.target)) continue;
+        const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+        if (entry.type === 'directory') {
+          if (visited.has(entry.target.targetKey)) continue;
+          visited.add(entry.target.targetKey);
+          await walk(entry.target, child);
+        } else if (entry.type === 'file' && entry.name.endsWith(MARKDOWN_SUFFIX)) {
+          budget.left--;
+          files.push({ level, displayPath: posix.join(display, child), target: entry.target, version: entry.version, size: entry.size });
+        }
+      }
+    };
+    await walk(start, '');
+    out.push(...files.sort((a, b) => compareCodePoints(a.displayPath, b.displayPath)));
+  }
+
+  async #read(file: Found, signal: AbortSignal | undefined): Promise<Rule | undefined> {
+    const cached = this.#cache.get(file.target.targetKey);
+    // A skipped file is cached too, so it is reported once per version, not at every step.
+    if (cached !== undefined && file.version !== undefined && cached.version === file.version && cached.displayPath === file.displayPath) return cached.rule;
+    const maxBytes = this.limits.maxRuleBytes + RULE_FRONTMATTER_ALLOWANCE;
+    let result;
+    try {
+      result = await readBounded(await this.fs.streamText(file.target, signal), { maxBytes, reportedSize: file.size, signal });
+    } catch (error) {
+      result = { status: 'unavailable' as const, error };
+    }
+    if (result.status === 'cancelled') signal?.throwIfAborted();
+    const remember = (rule: Rule | undefined) => {
+      if (file.version !== undefined) this.#cache.set(file.target.targetKey, { version: file.version, displayPath: file.displayPath, rule });
+      return rule;
+    };
+    if (result.status !== 'ok') {
+      const why = result.status === 'oversize' ? `it is over ${maxBytes} bytes` : result.status === 'unavailable' ? String((result.error as Error)?.message ?? result.error) : result.status;
+      this.warn(`auto-memory: skipped rule ${file.displayPath}: ${why}`);
+      // A read failure may be passing, so it is tried again next step; size and encoding are not.
+      return result.status === 'unavailable' ? undefined : remember(undefined);
+    }
+    return remember(parseRule(file.level, file.displayPath, result.text));
+  }
+}
+
+function stripSlashes(dir: string): string {
+  return dir.length > 1 ? dir.replace(/[\\/]+$/, '') : dir;
+}

@@ -1,0 +1,199 @@
+// The adversarial suite (issue 6): every path-escape form we could think of, links on disk,
+// interrupted writes and concurrent writers. The invariant throughout: nothing is written outside
+// the memory dir, and nothing that was there is lost.
+
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KeyedLock, nodeDisk, writeAtomic } from '../../../src/plugins/auto-memory/disk.js';
+import { MemoryStore } from '../../../src/plugins/auto-memory/store.js';
+import { faultyDisk, LIMITS, memory, read, tempDir, tempStore, tree } from './support.js';
+
+const ESCAPES = [
+  '/memories/../x.md', '/memories/a/../../x.md', '/memories/a/../x.md', '/memories/./x.md', '/memories/a/./x.md', '/memories/..', '/memories/.',
+  '/memories/.hidden.md', '/memories/.git/config.md', '/memories/...md', '/memories/..md', '/memories/a/.b/c.md', '/memories/..%2fx.md',
+  '/memories/a\\..\\..\\x.md', '/memories/..\\x.md', '/memories/C:\\x.md', '/memories/C:/x.md', 'C:\\memories\\x.md', 'C:/memories/x.md',
+  '\\\\server\\share\\x.md', '/memories/x.md\0.txt', '/memories/\0/x.md', '/memories//x.md', '/memories/x.md/', '/memories/', '//memories/x.md',
+  '/memoriesX/x.md', '/memories../x.md', 'memories/x.md', './memories/x.md', '/etc/passwd.md', '/tmp/x.md', '~/x.md', '', ' /memories/x.md',
+  '/memories/x:stream.md', '/memories/file.md:$DATA', `/memories/${'a'.repeat(253)}.md`,
+];
+
+// Literal names: odd, but they name something inside the memory dir and must stay there.
+const LITERALS = [
+  '/memories/%2e%2e/x.md', '/memories/%2e%2e%2fx.md', '/memories/%252e%252e/x.md', '/memories/\u2024\u2024/x.md', '/memories/\uff0e\uff0e/x.md',
+  '/memories/a\uff0fb.md', '/memories/a./b.md', '/memories/ .md', '/memories/x..md', '/memories/%00.md', `/memories/${'a'.repeat(252)}.md`,
+];
+
+describe('path escapes', () => {
+  it.each(ESCAPES)('AM-24 %j is refused with INVALID_PATH by every command and nothing is written', async (path) => {
+    const { store, base } = tempStore();
+    const results = [
+      await store.create(path, 'x'), await store.view(path, false), await store.strReplace(path, 'a', 'b'), await store.insert(path, 0, 'x'),
+      await store.delete(path), await store.rename('/memories/ok.md', path), await store.rename(path, '/memories/ok.md'),
+    ];
+    for (const result of results) expect(result).toMatchObject({ ok: false, code: expect.stringMatching(/^(INVALID_PATH|NOT_MARKDOWN|NOT_FOUND|FORBIDDEN)$/) });
+    expect(results[0]).toMatchObject({ ok: false, code: 'INVALID_PATH' });
+    expect(tree(base)).toEqual([]);
+  });
+
+  it.each(LITERALS)('AM-24 %j is a literal name: it is stored inside the memory dir or refused, never decoded', async (path) => {
+    const { store, base, memdir } = tempStore();
+    const result = await store.create(path, 'x');
+    const inside = tree(base).filter((p) => !p.startsWith('mem/') && p !== 'mem');
+    expect(inside).toEqual([]);
+    if (result.ok) expect(read(join(memdir, path.slice('/memories/'.length)))).toBe('x');
+    else expect(result).toMatchObject({ code: expect.stringMatching(/^(INVALID_PATH|NOT_MARKDOWN)$/) });
+  });
+
+  it('AM-24 a trailing dot or space after .md is NOT_MARKDOWN (no Windows-style stripping)', async () => {
+    const { store, base } = tempStore();
+    for (const path of ['/memories/x.md.', '/memories/x.md ', '/memories/x.MD', '/memories/x.md..']) {
+      expect(await store.create(path, 'x')).toMatchObject({ ok: false, code: 'NOT_MARKDOWN' });
+    }
+    expect(tree(base)).toEqual([]);
+  });
+});
+
+describe('links on disk', () => {
+  const setup = () => {
+    const { store, memdir, base } = tempStore();
+    const outside = join(base, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.md'), 'secret\n');
+    mkdirSync(memdir);
+    return { store, memdir, base, outside };
+  };
+
+  it('AM-24 a file link inside the memory dir is refused for reading and writing; its target is untouched', async () => {
+    const { store, memdir, outside } = setup();
+    symlinkSync(join(outside, 'secret.md'), join(memdir, 'evil.md'));
+    symlinkSync(join(memdir, 'evil.md'), join(memdir, 'inner.md'));
+    const refused = { ok: false, code: 'INVALID_PATH', message: '/memories/evil.md is a symbolic link; memory storage never follows links' };
+    expect(await store.view('/memories/evil.md', false)).toEqual(refused);
+    expect(await store.strReplace('/memories/evil.md', 'secret', 'pwned')).toEqual(refused);
+    expect(await store.insert('/memories/evil.md', 0, 'pwned')).toEqual(refused);
+    expect(await store.delete('/memories/evil.md')).toEqual(refused);
+    expect(await store.rename('/memories/evil.md', '/memories/x.md')).toEqual(refused);
+    expect(await store.create('/memories/evil.md', 'pwned')).toEqual(refused);
+    expect(await store.view('/memories/inner.md', false)).toMatchObject({ code: 'INVALID_PATH' });
+    expect(await store.view('/memories', false)).toMatchObject({ entries: [] });
+    expect(read(join(outside, 'secret.md'))).toBe('secret\n');
+  });
+
+  it('AM-24 a directory link is refused, so nothing is created through it', async () => {
+    const { store, memdir, outside } = setup();
+    symlinkSync(outside, join(memdir, 'sub'));
+    expect(await store.create('/memories/sub/new.md', 'x')).toEqual({ ok: false, code: 'INVALID_PATH', message: '/memories/sub is a symbolic link; memory storage never follows links' });
+    expect(await store.create('/memories/sub/deeper/new.md', 'x')).toMatchObject({ code: 'INVALID_PATH' });
+    await store.create('/memories/a.md', 'x');
+    expect(await store.rename('/memories/a.md', '/memories/sub/a.md')).toMatchObject({ code: 'INVALID_PATH' });
+    expect(await store.view('/memories/sub/secret.md', false)).toMatchObject({ code: 'INVALID_PATH' });
+    expect(tree(outside)).toEqual(['secret.md']);
+  });
+
+  it('AM-24 a MEMORY.md link blocks index maintenance: the create is refused before anything is written', async () => {
+    const { store, memdir, outside } = setup();
+    symlinkSync(join(outside, 'secret.md'), join(memdir, 'MEMORY.md'));
+    expect(await store.create('/memories/a.md', 'x')).toEqual({ ok: false, code: 'INVALID_PATH', message: '/memories/MEMORY.md is a symbolic link; memory storage never follows links' });
+    expect(tree(memdir)).toEqual(['MEMORY.md']);
+    expect(read(join(outside, 'secret.md'))).toBe('secret\n');
+  });
+
+  it('AM-24 a file used as a directory is refused', async () => {
+    const { store, memdir } = setup();
+    writeFileSync(join(memdir, 'file.md'), 'x');
+    expect(await store.create('/memories/file.md/x.md', 'x')).toEqual({ ok: false, code: 'INVALID_PATH', message: '/memories/file.md is not a directory' });
+  });
+
+  it('AM-24 the memory dir itself may be a link (a user\'s choice); paths below it still stay inside its real path', async () => {
+    const base = tempDir();
+    mkdirSync(join(base, 'real'));
+    symlinkSync(join(base, 'real'), join(base, 'mem'));
+    const store = new MemoryStore(nodeDisk, join(base, 'mem'), LIMITS, new KeyedLock());
+    expect(await store.create('/memories/a.md', 'x')).toMatchObject({ ok: true });
+    expect(tree(join(base, 'real'))).toEqual(['MEMORY.md', 'a.md']);
+  });
+});
+
+describe('interrupted and failed writes', () => {
+  it('AM-25 a crash between temp file and rename leaves the old file, and the temp file is removed', async () => {
+    const faults = faultyDisk();
+    const { store, memdir } = tempStore({}, faults.disk);
+    await store.create('/memories/a.md', memory('a', 'A'));
+    const index = read(join(memdir, 'MEMORY.md'));
+    faults.fail('rename', (p) => p.includes('.a.md.'));
+    await expect(store.strReplace('/memories/a.md', 'Body.', 'Changed.')).rejects.toThrow('injected rename failure');
+    expect(read(join(memdir, 'a.md'))).toBe(memory('a', 'A'));
+    expect(read(join(memdir, 'MEMORY.md'))).toBe(index);
+    expect(tree(memdir)).toEqual(['MEMORY.md', 'a.md']);
+  });
+
+  it('AM-25 a failed temp write (disk full) leaves the old file and no temp file', async () => {
+    const faults = faultyDisk();
+    const { store, memdir } = tempStore({}, faults.disk);
+    await store.create('/memories/a.md', 'old\n');
+    faults.fail('createExclusive', () => true, Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    await expect(store.insert('/memories/a.md', 1, 'new')).rejects.toThrow('ENOSPC');
+    expect(read(join(memdir, 'a.md'))).toBe('old\n');
+    expect(tree(memdir)).toEqual(['MEMORY.md', 'a.md']);
+  });
+
+  it('AM-25 a temp file left by a crash (cleanup failed too) is hidden: not listed, not counted, not addressable', async () => {
+    const faults = faultyDisk();
+    const { store, memdir } = tempStore({ maxFiles: 3 }, faults.disk);
+    await store.create('/memories/a.md', 'old\n');
+    faults.fail('rename', (p) => p.includes('.a.md.'));
+    faults.fail('unlink');
+    await expect(store.strReplace('/memories/a.md', 'old', 'new')).rejects.toThrow();
+    const leftovers = tree(memdir).filter((p) => p.startsWith('.a.md.'));
+    expect(leftovers).toHaveLength(1);
+    expect(read(join(memdir, 'a.md'))).toBe('old\n');
+    expect(await store.view('/memories', false)).toMatchObject({ entries: ['MEMORY.md', 'a.md'] });
+    expect(await store.create('/memories/b.md', 'x')).toMatchObject({ ok: true });
+    expect(await store.view(`/memories/${leftovers[0]}`, false)).toMatchObject({ code: 'INVALID_PATH' });
+  });
+
+  it('AM-25 writeAtomic: the target never holds partial content; a failed rename keeps the exact old bytes', async () => {
+    const faults = faultyDisk();
+    const dir = tempDir();
+    const target = join(dir, 'x.md');
+    writeFileSync(target, 'old');
+    faults.before('createExclusive', () => expect(read(target)).toBe('old'));
+    faults.fail('rename');
+    await expect(writeAtomic(faults.disk, target, new TextEncoder().encode('new'))).rejects.toThrow();
+    expect([read(target), tree(dir)]).toEqual(['old', ['x.md']]);
+    expect(await writeAtomic(faults.disk, target, new TextEncoder().encode('new'))).toBe(true);
+    expect([read(target), tree(dir)]).toEqual(['new', ['x.md']]);
+    expect(faults.calls.map(([op]) => op)).toEqual(['createExclusive', 'rename', 'lstat', 'unlink', 'createExclusive', 'rename']);
+  });
+});
+
+describe('concurrent writers', () => {
+  it('AM-19 two sessions creating memories at once in one project lose no index line', async () => {
+    const base = tempDir();
+    const memdir = join(base, 'mem');
+    const a = new MemoryStore(nodeDisk, memdir, LIMITS);
+    const b = new MemoryStore(nodeDisk, memdir, LIMITS);
+    const names = Array.from({ length: 12 }, (_, i) => `m${String(i).padStart(2, '0')}`);
+    const results = await Promise.all(names.map((n, i) => (i % 2 === 0 ? a : b).create(`/memories/${n}.md`, memory(n, n.toUpperCase()))));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const lines = read(join(memdir, 'MEMORY.md'))!.split('\n').filter((l) => l.startsWith('- ')).sort();
+    expect(lines).toEqual(names.map((n) => `- [${n}](${n}.md) — ${n.toUpperCase()}`));
+  });
+
+  it('AM-19 another process editing MEMORY.md between read and rename: the update starts over and keeps that edit', async () => {
+    const faults = faultyDisk();
+    const { store, memdir } = tempStore({}, faults.disk);
+    await store.create('/memories/a.md', memory('a', 'A'));
+    let interfered = false;
+    faults.before('createExclusive', (path) => {
+      if (!interfered && path.includes('.MEMORY.md.')) {
+        interfered = true;
+        writeFileSync(join(memdir, 'MEMORY.md'), `${read(join(memdir, 'MEMORY.md'))}- [x](x.md) — written elsewhere\n`);
+      }
+    });
+    await store.create('/memories/b.md', memory('b', 'B'));
+    expect(read(join(memdir, 'MEMORY.md'))).toBe('# Memory index\n\n- [a](a.md) — A\n- [x](x.md) — written elsewhere\n- [b](b.md) — B\n');
+    expect(tree(memdir)).toEqual(['MEMORY.md', 'a.md', 'b.md']);
+  });
+});
