@@ -7,9 +7,9 @@ import type { PreStepDecision, PreStepEvent } from '../../host/agent.js';
 import type { Context } from '../../host/cordis.js';
 import { createUserMessage } from '../../host/message.js';
 import { HostEvent, HostService, SourceKind } from '../../host/names.js';
+import { hostRuntime } from '../../host/runtime.js';
 import type { Session } from '../../host/session.js';
 import type { SliceTapeConfig } from './config.js';
-import { hostRuntime } from '../../host/runtime.js';
 import { applyEffortDefault } from './effort.js';
 import { applyFolds, planFolds } from './fold.js';
 import type { FingerprintCache } from './reads.js';
@@ -30,7 +30,7 @@ export const name = 'slice-tape';
 /** The recall tools are registered through `ctx.tools`. */
 export const inject = [HostService.tools];
 
-/** Mounts the tape: the pre-step policy (step cap, sealing) and the four recall tools. */
+/** Mounts the tape: the four recall tools, the effort default, and the pre-step policy (step cap, sealing at step 1, folding). */
 export function apply(ctx: Context, config: SliceTapeConfig): void {
   const ops: TextOps = engineText;
   // Per Session instance: warned segments (ST-18: a resumed session is a new instance, so it warns
