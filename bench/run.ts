@@ -8,6 +8,7 @@ import { compare, markdownTable, type Comparison, type Row } from './harness.js'
 import { digestComparisons } from './digest.bench.js';
 import { globComparisons, globExtras } from './glob.bench.js';
 import { readComparisons } from './read.bench.js';
+import { sliceTapeComparisons } from './slice-tape.bench.js';
 import { textComparisons } from './text.bench.js';
 import { workspaceContextComparisons } from './workspace-context.bench.js';
 
@@ -21,6 +22,7 @@ const include = (group: string): boolean => only === undefined || group.includes
 const workspace = include('workspace-context') ? await workspaceContextComparisons(quick) : { comparisons: [], rows: [], notes: [] };
 const comparisons: Comparison[] = [
   ...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons(), ...autoMemoryComparisons(), ...workspace.comparisons,
+  ...(include('slice-tape') ? await sliceTapeComparisons() : []),
 ]
   .filter((c) => include(c.group));
 

@@ -19,3 +19,7 @@ export type { DshHome, HomeEnvironment } from './dsh-home.js';
 export { PROJECT_KEY_SLUG_MAX, projectKey } from './project-key.js';
 export { fileTouchPath, hasSourceKind, isPluginSource, isStepOpen, isVisible, visibleEvents, visibleUserMessages } from './visibility.js';
 export type { VisibleUserMessage } from './visibility.js';
+export { parseSpillNotice, spillNotice } from './spill.js';
+export type { SpillNotice, SpillStore } from './spill.js';
+export { declaredEfforts } from './model.js';
+export type { AgentRequestEvent, LlmCallConfig, LlmService, ModelInfo } from './model.js';

@@ -13,6 +13,8 @@ export const HostEvent = {
   agentStatus: 'agent/status',
   /** waterfall `({ agent, messages, turn, step, signal }, next) → PreStepDecision`. */
   agentPreStep: 'agent/pre-step',
+  /** waterfall `({ agent, turn, step, signal }, next) → LlmCallConfig`: the step's provider/model call configuration. */
+  agentRequest: 'agent/request',
   /** serial `{ agent, turn, signal }`: the turn is about to close. */
   agentTurnStopping: 'agent/turn-stopping',
   /** emit `{ agent, turn, step, error }`. */
@@ -61,6 +63,10 @@ export const SessionEventType = {
   toolResult: 'tool/result',
   toolCodeDispatchStart: 'tool/code-dispatch-start',
   toolCodeDispatch: 'tool/code-dispatch',
+  /** Session format 3 (DSH 0.1.5): one log record per nested Code Mode call, `{ turn, step, rootCallId, callId, name, arguments, isError, content }`. */
+  toolPtcDispatch: 'tool/ptc-dispatch',
+  /** A system-role surface message (format 3 persists prompt updates on the surface). */
+  systemMessage: 'system/message',
   inboxSpliced: 'agent/inbox/spliced',
   requestHeader: 'request/header',
   compactionStart: 'compaction/start',
@@ -74,6 +80,10 @@ export const HostService = {
   fs: 'fs',
   tools: 'tools',
   systemPrompt: 'systemPrompt',
+  /** The spill store holding the full text of results the host logged as a preview (see spill.ts). */
+  spill: 'spill',
+  /** The model registry; plugins read model capabilities (`resolveModelInfo`) through it. */
+  llm: 'llm',
 } as const;
 
 /** DSH's first-party file tools (package tool-fs); each takes `file_path`. */
@@ -95,3 +105,9 @@ export const COMPACTION_PLUGIN = 'compact';
 /** The runtime-context snapshot's plugin name and intro (contract §6 step 2c). */
 export const RUNTIME_CONTEXT_PLUGIN = '@deepseek-ai/dsh-system-prompt';
 export const RUNTIME_CONTEXT_INTRO = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.';
+
+/**
+ * The session format version numeric log locators refer to (DSH 0.1.5 writes format 3; its v2→v3
+ * migration inserted events, so a seq is only meaningful together with the format it was read in).
+ */
+export const SESSION_FORMAT_VERSION = 3;

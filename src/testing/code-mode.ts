@@ -14,6 +14,11 @@ import type { EventBus } from './events.js';
 export interface CodeModeHost {
   readonly bus: EventBus;
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>;
+  /**
+   * How nested calls are logged: rc.8's `tool/code-dispatch-start` + `tool/code-dispatch` pair
+   * (default), or session format 3's single `tool/ptc-dispatch` record.
+   */
+  readonly dispatchRecords?: 'code-dispatch' | 'ptc-dispatch';
 }
 
 /** One nested call of the program. */
@@ -49,7 +54,8 @@ export function codeModeTool(host: CodeModeHost): ToolDefinition {
         const dispatchCallId = `${run.callId}.${i + 1}`;
         const where = agent?.position;
         const record = { ...(where ?? {}), callId: run.callId, dispatchCallId, name: call.name };
-        agent?.session.append(SessionEventType.toolCodeDispatchStart, { ...record, arguments: JSON.stringify(call.input ?? {}) });
+        const ptc = host.dispatchRecords === 'ptc-dispatch';
+        if (!ptc) agent?.session.append(SessionEventType.toolCodeDispatchStart, { ...record, arguments: JSON.stringify(call.input ?? {}) });
         const result = await host.execute({
           callId: dispatchCallId, rootCallId: run.rootCallId, name: call.name, arguments: call.input ?? {},
           ...(run.agent !== undefined ? { agent: run.agent } : {}), parent: run.token, signal: run.signal,
@@ -57,7 +63,11 @@ export function codeModeTool(host: CodeModeHost): ToolDefinition {
         for (const context of result.additionalContexts ?? []) run.deferContext(context);
         const dispatch: CodeDispatch = { parent: run, callId: dispatchCallId, name: call.name, arguments: call.input ?? {}, result };
         const logged = await host.bus.waterfall<Promise<readonly ContentBlock[]>>(HostEvent.toolsCodeDispatchLog, run.agent, [dispatch], async () => result.content);
-        agent?.session.append(SessionEventType.toolCodeDispatch, { ...record, isError: result.isError, content: logged });
+        if (ptc) {
+          agent?.session.append(SessionEventType.toolPtcDispatch, {
+            ...(where ?? {}), rootCallId: run.rootCallId, callId: dispatchCallId, name: call.name, arguments: JSON.stringify(call.input ?? {}), isError: result.isError, content: logged,
+          });
+        } else agent?.session.append(SessionEventType.toolCodeDispatch, { ...record, isError: result.isError, content: logged });
         results.push({ name: call.name, isError: result.isError, text: logged.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') });
       }
       return { results };

@@ -8,6 +8,8 @@ import type { FileSystem } from '../host/fs.js';
 import { HostEvent, HostService } from '../host/names.js';
 import type { SystemPrompt } from '../host/prompt.js';
 import { HOST_RUNTIME_SERVICE, type HostRuntime } from '../host/runtime.js';
+import type { LlmService } from '../host/model.js';
+import type { SpillStore } from '../host/spill.js';
 import type { ToolExecutionInput, ToolExecutionResult, ToolRuntime } from '../host/tools.js';
 import type { EventBus, Fiber } from './events.js';
 import type { PromptRegistry } from './prompt.js';
@@ -21,6 +23,10 @@ export interface HostCore {
   readonly runtime: HostRuntime;
   /** The mounted provider, if any. */
   readonly fs: FileSystem | undefined;
+  /** The spill store, when the host provides one. */
+  readonly spill?: SpillStore;
+  /** The model registry, when the host knows its models' capabilities. */
+  readonly llm?: LlmService;
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>;
 }
 
@@ -74,6 +80,10 @@ export class TestContext implements Context {
         return this.tools;
       case HostService.systemPrompt:
         return this.systemPrompt;
+      case HostService.spill:
+        return this.core.spill;
+      case HostService.llm:
+        return this.core.llm;
       case HOST_RUNTIME_SERVICE:
         return this.core.runtime;
       default:

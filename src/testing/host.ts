@@ -5,7 +5,7 @@
 import type { Agent } from '../host/agent.js';
 import type { Context, PluginModule } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
-import { deepFreeze, type UserMessage } from '../host/message.js';
+import { deepFreeze, type ContentBlock, type UserMessage } from '../host/message.js';
 import { COMPACTION_PLUGIN, HostEvent, SessionEventType, SourceKind } from '../host/names.js';
 import type { HostRuntime } from '../host/runtime.js';
 import type { SessionEvent, SessionHeader } from '../host/session.js';
@@ -18,12 +18,13 @@ import { fileTools } from './file-tools.js';
 import { createRecordingLogger, type LogEntry } from './logger.js';
 import { drive } from './loop.js';
 import { createMemoryFileSystem, type MemoryFileSystem } from './memfs.js';
-import { ScriptedModel, type ModelRequest, type StepScript } from './model.js';
+import { modelRegistry, ScriptedModel, type ModelRequest, type StepScript } from './model.js';
 import { assertPluginModule, validateConfig } from './plugins.js';
 import { PromptRegistry } from './prompt.js';
 import { TestSession } from './session.js';
 import { executeTool } from './tool-pipeline.js';
 import { ToolRegistry } from './tool-registry.js';
+import { MemorySpillStore, spillContent, type SpillOptions } from './spill.js';
 
 export interface TestHostOptions {
   /** The session's cwd (absolute); omitted → the header has none, as DSH allows. */
@@ -51,6 +52,15 @@ export interface TestHostOptions {
   readonly maxStepsPerTurn?: number;
   /** Chunk size of the in-memory provider's streams. */
   readonly chunkSize?: number;
+  /** How Code Mode logs nested calls; default rc.8's `code-dispatch` pair, `ptc-dispatch` for session format 3. */
+  readonly dispatchRecords?: 'code-dispatch' | 'ptc-dispatch';
+  /** Spill large tool results: log a preview with DSH's notice and keep the text in `host.spillStore`. */
+  readonly spill?: SpillOptions;
+  /**
+   * Provide `ctx.llm` knowing these routes (`'<provider>/<model>'` → declared effort ids, or
+   * `null` for a model that declares none); other routes reject. Omitted: no llm service.
+   */
+  readonly models?: Readonly<Record<string, readonly string[] | null>>;
 }
 
 /** A mounted plugin. */
@@ -91,6 +101,9 @@ export class TestHost<F extends FileSystem = FileSystem> {
   readonly ctx: TestContext;
   readonly core: HostCore;
   readonly model = new ScriptedModel();
+  /** Where spilled results are kept (used only with the `spill` option). */
+  readonly spillStore = new MemorySpillStore();
+  readonly #spill: SpillOptions | undefined;
   readonly #counters = new Map<string, number>();
   readonly #pending: Promise<void>[] = [];
   readonly #plugins: Fiber[] = [];
@@ -108,6 +121,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
     let tick = 0;
     this.#clock = options.clock ?? (() => tick++);
     this.#maxSteps = options.maxStepsPerTurn ?? 100;
+    this.#spill = options.spill;
     this.#fs = options.fs ?? (options.files !== undefined ? createMemoryFileSystem({ files: options.files, cwd: options.cwd, chunkSize: options.chunkSize }) : undefined);
     const bus = new EventBus();
     const tools = new ToolRegistry(() => bus.notify(HostEvent.toolsChange, null, []));
@@ -125,11 +139,13 @@ export class TestHost<F extends FileSystem = FileSystem> {
       get fs() {
         return host.#fs;
       },
+      ...(options.spill !== undefined && options.spill.store !== false ? { spill: this.spillStore } : {}),
+      ...(options.models !== undefined ? { llm: modelRegistry(options.models) } : {}),
       execute: (input: ToolExecutionInput) => executeTool(pipeline, input),
     };
     this.ctx = new TestContext(this.core, new Fiber('host'), createRecordingLogger('host', this.logs), undefined);
     for (const def of fileTools({ get fs() { return host.#fs; }, processCwd: runtime.processCwd })) tools.register(def, undefined);
-    tools.register(codeModeTool(this.core), undefined, true);
+    tools.register(codeModeTool({ bus, execute: this.core.execute, dispatchRecords: options.dispatchRecords }), undefined, true);
     const subagent = options.subagent === true ? {} : options.subagent || undefined;
     this.#session = this.#newSession({
       version: 0,
@@ -238,7 +254,11 @@ export class TestHost<F extends FileSystem = FileSystem> {
   async runPending(script: readonly StepScript[] = []): Promise<void> {
     const agent = await this.start();
     this.model.load(script);
-    const turns = drive({ model: this.model, requests: this.requests, maxStepsPerTurn: this.#maxSteps, newId: (p) => this.newId(p) }, agent);
+    const spill = this.#spill;
+    const turns = drive({
+      model: this.model, requests: this.requests, maxStepsPerTurn: this.#maxSteps, newId: (p) => this.newId(p),
+      ...(spill !== undefined ? { spill: (callId: string, content: readonly ContentBlock[]) => spillContent(spill, this.spillStore, this.#session.id, callId, content) } : {}),
+    }, agent);
     agent.idle = turns.then(() => undefined, () => undefined);
     try {
       await turns;

@@ -3,7 +3,7 @@
 export { createTestHost, TestHost } from './host.js';
 export type { CompactOptions, PluginHandle, TestHostOptions } from './host.js';
 export type { ModelRequest, ScriptedToolCall, StepAnswer, StepScript } from './model.js';
-export { ScriptedModel } from './model.js';
+export { ScriptedModel, modelRegistry } from './model.js';
 export { createMemoryFileSystem, MemoryFileSystem } from './memfs.js';
 export type { MemoryFault, MemoryFileSystemOptions, MemoryFsCall } from './memfs.js';
 export { EventBus, Fiber } from './events.js';
@@ -25,3 +25,5 @@ export { PromptRegistry, systemText } from './prompt.js';
 export { createRecordingLogger, formatLog } from './logger.js';
 export type { LogEntry, LogLevel } from './logger.js';
 export { ConfigValidationError, assertPluginModule, validateConfig } from './plugins.js';
+export { MemorySpillStore, spillContent } from './spill.js';
+export type { SpillOptions } from './spill.js';

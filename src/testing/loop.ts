@@ -6,6 +6,7 @@
 import type { PreStepDecision, PreStepEvent } from '../host/agent.js';
 import { deepFreeze, type ContentBlock, type Message, type UserMessage } from '../host/message.js';
 import { HostEvent, RUNTIME_CONTEXT_INTRO, RUNTIME_CONTEXT_PLUGIN, SessionEventType, SourceKind } from '../host/names.js';
+import type { LlmCallConfig } from '../host/model.js';
 import type { PromptAssembly } from '../host/prompt.js';
 import type { TurnEndReason } from '../host/session.js';
 import type { ToolExecutionResult } from '../host/tools.js';
@@ -21,6 +22,8 @@ export interface LoopHost {
   readonly requests: ModelRequest[];
   readonly maxStepsPerTurn: number;
   newId(prefix: string): string;
+  /** The host's spill policy: the content to log for a result (a preview when it is too large). */
+  readonly spill?: (callId: string, content: readonly ContentBlock[]) => readonly ContentBlock[];
 }
 
 const APPEND = { surfaceOp: 'append' } as const;
@@ -95,7 +98,9 @@ async function runStep(
   session.append(SessionEventType.stepStart, { turn, step });
   try {
     for (const message of entered) session.append(SessionEventType.userMessage, message, APPEND);
-    const request: ModelRequest = deepFreeze({ system: systemText(assembly), tools: structuredClone(assembly.tools), messages: structuredClone(session.deriveMessages()) });
+    const proposed: LlmCallConfig = { provider: agent.options.provider ?? 'scripted', model: agent.options.model ?? 'scripted' };
+    const call = await agent.core.bus.waterfall<Promise<LlmCallConfig>>(HostEvent.agentRequest, agent, [{ agent, turn, step, signal }], async () => proposed);
+    const request: ModelRequest = deepFreeze({ system: systemText(assembly), tools: structuredClone(assembly.tools), messages: structuredClone(session.deriveMessages()), call: structuredClone(call) });
     host.requests.push(request);
     const answer = host.model.answer(request, turn, step);
     const calls = (answer.tools ?? []).map((call) => ({
@@ -130,7 +135,7 @@ function toolResultData(host: LoopHost, turn: number, step: number, callId: stri
   const message = {
     id: host.newId('msg'),
     role: 'user' as const,
-    content: [{ type: 'tool-result' as const, toolCallId: callId, content: result.content, ...(result.isError ? { isError: true } : {}) }],
+    content: [{ type: 'tool-result' as const, toolCallId: callId, content: host.spill?.(callId, result.content) ?? result.content, ...(result.isError ? { isError: true } : {}) }],
     source: { kind: SourceKind.tool, callId },
   };
   const info = result.isError ? result.error.info : undefined;

@@ -2,6 +2,7 @@
 // and the simulated host records every request it would have sent.
 
 import type { Message } from '../host/message.js';
+import type { LlmCallConfig, LlmService } from '../host/model.js';
 import type { ToolSchema } from '../host/tools.js';
 
 /** One tool call the model makes. `input` is serialized as JSON; a string is sent raw (invalid JSON tests). */
@@ -29,6 +30,8 @@ export interface ModelRequest {
   readonly system: string;
   readonly tools: readonly ToolSchema[];
   readonly messages: readonly Message[];
+  /** The call configuration the `agent/request` waterfall chose for this step. */
+  readonly call: LlmCallConfig;
 }
 
 /** A queue of step scripts. */
@@ -56,4 +59,16 @@ export class ScriptedModel {
     if (next === undefined) throw new Error(`scripted model: no answer left for turn ${turn} step ${step}`);
     return typeof next === 'function' ? next(request) : next;
   }
+}
+
+/** A `ctx.llm` over fixed routes: `'<provider>/<model>'` → declared effort ids (`null`: none declared). */
+export function modelRegistry(routes: Readonly<Record<string, readonly string[] | null>>): LlmService {
+  return {
+    async resolveModelInfo(provider, model, signal) {
+      signal?.throwIfAborted();
+      const efforts = routes[`${provider}/${model}`];
+      if (efforts === undefined) throw new Error(`no adapter for ${provider}/${model}`);
+      return efforts === null ? {} : { reasoning: { efforts: efforts.map((id) => ({ id })) } };
+    },
+  };
 }

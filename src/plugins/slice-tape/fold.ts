@@ -1,0 +1,128 @@
+// Tool-result folding, minimum contract (spec ST-11): before a model request, a large result that
+// the model has not been sent yet is replaced on the surface by a condensed view whose first line
+// names the exact expand_result locator; the original stays in the log, verbatim. Content routing
+// heuristics are out of scope (NG-ST-5): the view is a head and a tail.
+
+import { utf8Length } from '../../engine/index.js';
+import type { ContentBlock } from '../../host/message.js';
+import { SESSION_FORMAT_VERSION, SessionEventType } from '../../host/names.js';
+import type { Session, SessionEvent } from '../../host/session.js';
+import type { FoldConfig } from './config.js';
+import { isOriginal, Ledger, resultBlocks, textOf, type ToolResultData } from './ledger.js';
+import { parseOrdinal } from './recall.js';
+import { excerpt } from './render.js';
+import { RECALL_TOOLS } from './search.js';
+import type { TextOps } from './text.js';
+
+/** `meta.kind` of our fold replacements, so later passes can tell them from other plugins' rewrites. */
+export const FOLD_META_KIND = 'slice-tape:fold';
+/** Code points of the original a condensed view keeps before and after the cut. */
+export const FOLD_HEAD = 1200;
+export const FOLD_TAIL = 600;
+
+/** One planned fold: the original result and the data of its replacement. */
+export interface PlannedFold {
+  readonly seq: number;
+  readonly data: ToolResultData & { readonly meta: { readonly kind: string; readonly seq: number } };
+}
+
+/** The first line of a condensed view: where it was and the exact call that returns it in full. */
+export function foldHeader(turn: number, step: number, call: number, chars: number, seq: number): string {
+  return `[condensed tool result · turn ${turn} step ${step} call ${call} · ${chars} chars · full text: expand_result({"seq":${seq},"formatVersion":${SESSION_FORMAT_VERSION}})]`;
+}
+
+/** Resource identity for backoff: the tool and its path, or its whole arguments when it has none. */
+function scopeOf(ledger: Ledger, callId: string): string {
+  const call = ledger.calls.get(callId);
+  let args: Record<string, unknown> = {};
+  try {
+    args = JSON.parse(call?.arguments ?? '{}') as Record<string, unknown>;
+  } catch {
+    // Unparseable arguments: the raw text is the identity.
+    return JSON.stringify([call?.name ?? 'tool', call?.arguments ?? '']);
+  }
+  const path = args?.file_path ?? args?.path;
+  return JSON.stringify([call?.name ?? 'tool', typeof path === 'string' ? path : call?.arguments ?? '']);
+}
+
+/**
+ * Scopes whose folded results the model fully expanded at least `after` times (distinct results):
+ * folding them again would only cost another expansion (`backoffAfterExpansions`). Partial
+ * expansions (a valid `grep` or `lines`) and failed ones do not count.
+ */
+function backedOff(ledger: Ledger, folded: ReadonlySet<number>, after: number): Set<string> {
+  const expanded = new Map<string, Set<number>>();
+  for (const event of ledger.events) {
+    if (event.type !== SessionEventType.toolResult || !isOriginal(event)) continue;
+    for (const block of resultBlocks(event)) {
+      const call = ledger.calls.get(block.toolCallId);
+      if (call?.name !== 'expand_result' || block.isError === true) continue;
+      let args: Record<string, unknown>;
+      try {
+        args = JSON.parse(call.arguments) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      if ((typeof args.grep === 'string' && args.grep !== '') || (typeof args.lines === 'string' && /^\s*\d+\s*-\s*\d+\s*$/.test(args.lines))) continue;
+      const seq = parseOrdinal(args.seq) ?? (args.seq === 0 ? 0 : undefined);
+      const target = seq !== undefined
+        ? ledger.originalResult(seq)
+        : ledger.stepResults(parseOrdinal(args.turn) ?? 0, parseOrdinal(args.step) ?? 0)[(parseOrdinal(args.call) ?? 1) - 1];
+      if (target === undefined || !folded.has(target.seq)) continue;
+      const scope = scopeOf(ledger, resultBlocks(target)[0]?.toolCallId ?? '');
+      const set = expanded.get(scope) ?? new Set<number>();
+      set.add(target.seq);
+      expanded.set(scope, set);
+    }
+  }
+  return new Set([...expanded].filter(([, seqs]) => seqs.size >= after).map(([scope]) => scope));
+}
+
+/**
+ * The folds to apply now: original tool results on the surface that no request has carried yet
+ * (logged after the last assistant message), at least `spillPreviewMinBytes` UTF-8 bytes of text,
+ * not pinned (`step <= pinSteps` and fewer than `pinMaxChars` code points), not from a recall tool
+ * (retrieved originals are never folded again), and not of a backed-off resource.
+ */
+export function planFolds(session: Session, fold: FoldConfig, ops: TextOps, newId: () => string): PlannedFold[] {
+  if (!fold.enabled || fold.spillPreviewMinBytes === 0) return [];
+  const events = session.events;
+  let lastRequest = -1;
+  for (const e of events) if (e.type === SessionEventType.assistantMessage) lastRequest = e.seq;
+  const fresh = session.surface.nodes.filter((seq) => seq > lastRequest && events[seq]!.type === SessionEventType.toolResult && isOriginal(events[seq]!));
+  if (fresh.length === 0) return [];
+  const ledger = new Ledger(events);
+  const folded = new Set<number>();
+  for (const e of events) if (e.type === SessionEventType.toolResult && (e.data as { meta?: { kind?: unknown } }).meta?.kind === FOLD_META_KIND) folded.add(e.sourceEventSeqs?.[0] ?? -1);
+  const off = backedOff(ledger, folded, fold.backoffAfterExpansions);
+  const plans: PlannedFold[] = [];
+  for (const seq of fresh) {
+    const event = events[seq]!;
+    const data = event.data as ToolResultData;
+    let changed = false;
+    const content = data.message.content.map((block): ContentBlock => {
+      if (block.type !== 'tool-result') return block;
+      const name = ledger.toolName(block.toolCallId);
+      const text = textOf(block.content);
+      const chars = ops.codePointLength(text);
+      if (RECALL_TOOLS.includes(name) || utf8Length(text) < fold.spillPreviewMinBytes) return block;
+      if (data.step <= fold.pinSteps && chars < fold.pinMaxChars) return block;
+      if (off.has(scopeOf(ledger, block.toolCallId))) return block;
+      changed = true;
+      const call = ledger.stepResults(data.turn, data.step).findIndex((e) => e.seq === seq) + 1;
+      const view = `${foldHeader(data.turn, data.step, call, chars, seq)}\n${excerpt(ops, text, 0, FOLD_HEAD, FOLD_TAIL, (k) => `…[+${k} chars]…`)}`;
+      return { ...block, content: [{ type: 'text', text: view }, ...block.content.filter((b) => b.type !== 'text')] };
+    });
+    if (!changed) continue;
+    plans.push({ seq, data: { turn: data.turn, step: data.step, message: { ...data.message, id: newId(), content } as ToolResultData['message'], meta: { kind: FOLD_META_KIND, seq } } });
+  }
+  return plans;
+}
+
+/** Appends each fold as a `tool/result` replacing its original node in place. */
+export function applyFolds(session: Session, plans: readonly PlannedFold[]): SessionEvent[] {
+  return plans.map((plan) => {
+    const at = session.surface.nodes.indexOf(plan.seq);
+    return session.append(SessionEventType.toolResult, plan.data, { surfaceOp: { op: 'replace', start: at, end: at + 1 }, sourceEventSeqs: [plan.seq] });
+  });
+}

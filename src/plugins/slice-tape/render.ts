@@ -1,0 +1,159 @@
+// Entry text (spec ST-17, ST-20..ST-23): pure functions from the sealed turns of one run to the
+// model-visible `[slice tape v1 …]` entry. Every character budget is in code points, counted by the
+// `TextOps` passed in; `entryMaxChars` is a hard cap, met by reducing in the specified order and,
+// as the last resort, by the compact form. Locators and recall calls are never cut.
+
+import { SESSION_FORMAT_VERSION } from '../../host/names.js';
+import { FULL_READ_INDEX, readIndexLine, type ReadHistory, type ReadIndexCaps, type ReadRef } from './reads.js';
+import { tailCodePoints, type TextOps } from './text.js';
+
+export const TAPE_PREFIX = '[slice tape v1 · turns ';
+/** Headers of entries written by earlier builds; they still parse as frozen entries (ST-19). */
+export const LEGACY_PREFIXES: readonly string[] = ['[slice checkpoint v1 · turns ', '# SESSION TAPE'];
+export const SNAPSHOT_NOTE_PREFIX = '[slice note · ';
+/** Sealed user messages longer than `pinUserChars` keep this head and tail (ST-21). */
+export const USER_HEAD = 600;
+export const USER_TAIL = 300;
+/** Tool lines per turn (ST-22). */
+export const TOOL_LINES_PER_TURN = 6;
+/** Hex digits of the reply marker's SHA-256 (X-01). */
+const REPLY_HASH_HEX = 12;
+/** Reply head and tail once excerpts must narrow (ST-23 step 2), before the divisor. */
+const REPLY_HEAD = 1400;
+const REPLY_TAIL = 500;
+/** Read-index label and line caps once excerpts must narrow, before the divisor. */
+const READ_LABEL = 160;
+const READ_LINE = 1600;
+/** Narrowing divisors for ST-23 step 2. */
+const DIVISORS = [2, 4, 8, 16];
+
+/** One tool/result of a sealed turn, by its original append record. */
+export interface ToolLine {
+  readonly step: number;
+  readonly seq: number;
+  readonly name: string;
+  /** Code points of the result text. */
+  readonly size: number;
+}
+
+/** What one sealed turn contributes to an entry. */
+export interface TurnItem {
+  readonly turn: number;
+  /** Texts of the human's messages, in order. */
+  readonly users: string[];
+  /** Owner turns of superseded runtime snapshots sealed here (ST-17). */
+  readonly snapshots: number[];
+  /** The turn's last non-empty assistant text. */
+  reply: string;
+  readonly tools: ToolLine[];
+  readonly reads: ReadRef[];
+}
+
+interface Level {
+  readonly tools: boolean;
+  /** Users at most this long stay verbatim (pinUserChars, or 0 once narrowing). */
+  readonly verbatimUser: number;
+  readonly userHead: number;
+  readonly userTail: number;
+  /** Undefined: the reply is whole. */
+  readonly replyHead?: number;
+  readonly replyTail?: number;
+  readonly reads: ReadIndexCaps;
+}
+
+/** The cut marker of sealed user and reply text (ST-21 [U]). */
+export const recallMarker = (omitted: number): string => `…[+${omitted} chars, recall_turn]…`;
+
+/**
+ * Head and tail of `text` around `marker(<omitted code points>)` (default `…[+<k> chars, recall_turn]…`);
+ * the text itself when it is at most `verbatimUpTo` code points or fits head + tail.
+ */
+export function excerpt(ops: TextOps, text: string, verbatimUpTo: number, head: number, tail: number, marker = recallMarker): string {
+  const total = ops.codePointLength(text);
+  if (total <= verbatimUpTo || total <= head + tail) return text;
+  return `${ops.capCodePoints(text, head)}${marker(total - head - tail)}${tailCodePoints(ops, text, tail)}`;
+}
+
+/** `[reply slice-turn-N @sha256:<h>]\n<text>\n[end reply @sha256:<h>]`, h = 12 hex of SHA-256 of `text`. */
+export function replyFrame(ops: TextOps, turn: number, text: string): string {
+  const h = ops.sha256Hex(text).slice(0, REPLY_HASH_HEX);
+  return `[reply slice-turn-${turn} @sha256:${h}]\n${text}\n[end reply @sha256:${h}]`;
+}
+
+/** The in-entry stand-in for superseded snapshots (ST-17 [U]). */
+export function snapshotNote(owners: readonly number[]): string {
+  const noun = owners.length === 1 ? 'runtime-context snapshot' : `${owners.length} runtime-context snapshots`;
+  const turns = [...new Set(owners)].sort((a, b) => a - b);
+  return `${SNAPSHOT_NOTE_PREFIX}${noun} superseded by a later one; not repeated here · verbatim: ${turns.map((t) => `recall_turn({"turn":"${t}"})`).join(', ')}]`;
+}
+
+/** `[tool turn N step S seq Q · <name> · <size> chars · expand_result({"seq":Q,"formatVersion":3})]` (ST-22). */
+export function toolLine(turn: number, tool: ToolLine): string {
+  return `[tool turn ${turn} step ${tool.step} seq ${tool.seq} · ${tool.name} · ${tool.size} chars · expand_result({"seq":${tool.seq},"formatVersion":${SESSION_FORMAT_VERSION}})]`;
+}
+
+/** The entry header (ST-20); `<n>` and `<q>` are literal placeholders. */
+export function entryHeader(first: number, last: number, count: number): string {
+  return `${TAPE_PREFIX}${first}-${last} · ${count} turn(s) sealed · recall_turn({"turn":"<n>","view":"dialogue"}) returns a turn's dialogue; expand_result({"seq":<q>,"formatVersion":${SESSION_FORMAT_VERSION}}) returns a tool result]`;
+}
+
+/** The compact form, used when nothing else fits (ST-23 step 3 [U]). */
+export function compactEntry(first: number, last: number, count: number): string {
+  return `${TAPE_PREFIX}${first}-${last} · ${count} turn(s) sealed · details: recall_turn({"turn":"${first}"}); repeat for each turn through ${last}]`;
+}
+
+function renderAt(ops: TextOps, items: readonly TurnItem[], history: ReadHistory, level: Level): string {
+  const turns = items.map((i) => i.turn);
+  const lines = [entryHeader(Math.min(...turns), Math.max(...turns), new Set(turns).size)];
+  for (const item of items) {
+    lines.push(`[turn ${item.turn}]`);
+    item.users.forEach((text, index) => {
+      const body = excerpt(ops, text, level.verbatimUser, level.userHead, level.userTail);
+      lines.push(index === 0 ? body : `[user]\n${body}`);
+    });
+    if (item.snapshots.length > 0) lines.push(snapshotNote(item.snapshots));
+    if (item.reply !== '') {
+      const reply = level.replyHead === undefined ? item.reply : excerpt(ops, item.reply, 0, level.replyHead, level.replyTail!);
+      lines.push(replyFrame(ops, item.turn, reply));
+    }
+    if (item.reads.length > 0) lines.push(readIndexLine(item.reads, item.turn, history, ops, level.reads));
+    if (level.tools && item.tools.length > 0) {
+      for (const tool of item.tools.slice(0, TOOL_LINES_PER_TURN)) lines.push(toolLine(item.turn, tool));
+      const more = item.tools.length - TOOL_LINES_PER_TURN;
+      if (more > 0) lines.push(`[+${more} more tool results · recall_turn({"turn":"${item.turn}","view":"dialogue"})]`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The reduction ladder of ST-23: whole, then without tool lines, then narrower and narrower. */
+function levels(pinUserChars: number): Level[] {
+  const whole: Level = { tools: true, verbatimUser: pinUserChars, userHead: USER_HEAD, userTail: USER_TAIL, reads: FULL_READ_INDEX };
+  const ladder = [whole, { ...whole, tools: false }];
+  for (const d of DIVISORS) {
+    ladder.push({
+      tools: false, verbatimUser: 0, userHead: Math.floor(USER_HEAD / d), userTail: Math.floor(USER_TAIL / d),
+      replyHead: Math.floor(REPLY_HEAD / d), replyTail: Math.floor(REPLY_TAIL / d),
+      reads: { entries: Math.max(1, Math.floor(FULL_READ_INDEX.entries / d)), label: Math.floor(READ_LABEL / d), line: Math.floor(READ_LINE / d) },
+    });
+  }
+  return ladder;
+}
+
+/**
+ * The text of one new entry for `items` (one or more sealed turns, in order), at most
+ * `entryMaxChars` code points: the first level of the ladder that fits, else the compact form.
+ */
+export function renderEntry(ops: TextOps, items: readonly TurnItem[], history: ReadHistory, pinUserChars: number, entryMaxChars: number): string {
+  for (const level of levels(pinUserChars)) {
+    const text = renderAt(ops, items, history, level);
+    if (ops.codePointLength(text) <= entryMaxChars) return text;
+  }
+  const turns = items.map((i) => i.turn);
+  return compactEntry(Math.min(...turns), Math.max(...turns), new Set(turns).size);
+}
+
+/** Whether `text` starts like a tape entry, current or legacy (ST-19). */
+export function hasEntryPrefix(text: string): boolean {
+  return text.startsWith(TAPE_PREFIX) || LEGACY_PREFIXES.some((p) => text.startsWith(p));
+}

@@ -1,0 +1,122 @@
+// The four recall tools (spec ST-03, ST-29..ST-36) as DSH tool definitions. Each reads the calling
+// agent's own session log (`exec.agent`), so one global registration serves every agent and never
+// crosses sessions. Their descriptions carry the model guidance of ST-36.
+
+import type { Context } from '../../host/cordis.js';
+import { HostService, SESSION_FORMAT_VERSION } from '../../host/names.js';
+import type { SpillStore } from '../../host/spill.js';
+import type { ToolDefinition, ToolRunContext } from '../../host/tools.js';
+import { expandResult, type ExpandArgs } from './expand.js';
+import { parseOrdinal, parseTurn, renderStep, renderTurn, type RecallView } from './recall.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, renderHits, search, SEARCH_KINDS, searchKinds, TOOL_OUTPUT_SLOTS, TOOL_SNIPPET_CHARS, type SearchKind, type SearchScope } from './search.js';
+import type { TextOps } from './text.js';
+
+/** ST-36, in every recall tool's description. */
+export const ABSENCE_GUIDANCE = 'Absence from the visible history means "unknown" or "not selected", never false and never "it did not happen": recall before denying that something was said.';
+
+const TEXT_OUTPUT = {
+  schema: { type: 'string' },
+  render: (_args: unknown, value: unknown) => [{ type: 'text' as const, text: value as string }],
+} as const;
+
+const describe = (value: unknown): string => JSON.stringify(value) ?? String(value);
+
+function sessionOf(tool: string, exec: ToolRunContext) {
+  if (exec.agent === undefined) throw new Error(`${tool} runs only inside an agent loop (this execution has no agent)`);
+  return exec.agent.session;
+}
+
+function spillStore(ctx: Context): SpillStore | undefined {
+  return ctx.get(HostService.spill) as SpillStore | undefined;
+}
+
+function turnArgument(tool: string, value: unknown): number {
+  const turn = parseTurn(value);
+  if (turn === undefined) throw new Error(`${tool}: turn must be "N", N or "slice-turn-N" with N >= 1, got ${describe(value)}`);
+  return turn;
+}
+
+const TURN = { description: 'The turn: "7", 7 or "slice-turn-7".', oneOf: [{ type: 'string' }, { type: 'integer' }] };
+
+/** recall_turn({turn, view?}). */
+export function recallTurnTool(ops: TextOps): ToolDefinition {
+  return {
+    name: 'recall_turn',
+    description: 'Return an earlier turn of this session from the durable log, exactly as recorded: view "full" (default) gives its user and assistant text, generated context and every original record with tool metadata; view "dialogue" gives each user and assistant text once and every tool result as an expand_result locator. Use it when a [slice tape v1 …] entry names or cuts a turn. ' + ABSENCE_GUIDANCE,
+    parameters: { type: 'object', properties: { turn: TURN, view: { type: 'string', enum: ['full', 'dialogue'] } }, required: ['turn'] },
+    output: TEXT_OUTPUT,
+    async execute(args, exec) {
+      const a = (args ?? {}) as { turn?: unknown; view?: unknown };
+      const view = a.view ?? 'full';
+      if (view !== 'full' && view !== 'dialogue') throw new Error(`recall_turn: view must be "full" or "dialogue", got ${describe(view)}`);
+      return renderTurn(sessionOf('recall_turn', exec).events, turnArgument('recall_turn', a.turn), view as RecallView, ops);
+    },
+  };
+}
+
+/** recall_step({turn, step}). */
+export function recallStepTool(ctx: Context): ToolDefinition {
+  return {
+    name: 'recall_step',
+    description: 'Return the recorded tool calls and results of one step of a turn. Spilled results are restored from the spill store when it is available; otherwise they are labelled as previews with the exact expand_result locator. ' + ABSENCE_GUIDANCE,
+    parameters: { type: 'object', properties: { turn: TURN, step: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }, required: ['turn', 'step'] },
+    output: TEXT_OUTPUT,
+    async execute(args, exec) {
+      const a = (args ?? {}) as { turn?: unknown; step?: unknown };
+      const step = parseOrdinal(a.step);
+      if (step === undefined) throw new Error(`recall_step: step must be "N" or N with N >= 1, got ${describe(a.step)}`);
+      return renderStep(sessionOf('recall_step', exec).events, turnArgument('recall_step', a.turn), step, spillStore(ctx), exec.signal);
+    },
+  };
+}
+
+/** expand_result({seq, formatVersion} | {turn, step, call?}, block?, grep?, lines?). */
+export function expandResultTool(ctx: Context): ToolDefinition {
+  const int = { oneOf: [{ type: 'integer' }, { type: 'string' }] };
+  return {
+    name: 'expand_result',
+    description: `Return a logged tool result verbatim: by {"seq":Q,"formatVersion":${SESSION_FORMAT_VERSION}} (the durable log id shown on tape tool lines and recall pages) or by {"turn":T,"step":S,"call":C} ordinals (call defaults to 1). A numeric seq without the current formatVersion is refused: take a fresh locator from recall_turn's dialogue view or recall_search. Optional: block (1-based, for events with several results), lines ("a-b", 1-based inclusive), grep (regular expression). ` + ABSENCE_GUIDANCE,
+    parameters: {
+      type: 'object',
+      properties: { seq: int, formatVersion: { type: 'integer' }, turn: int, step: int, call: int, block: int, lines: { type: 'string' }, grep: { type: 'string' } },
+    },
+    output: TEXT_OUTPUT,
+    async execute(args, exec) {
+      const a = (args !== null && typeof args === 'object' ? args : {}) as ExpandArgs;
+      return expandResult(sessionOf('expand_result', exec).events, a, spillStore(ctx), exec.signal);
+    },
+  };
+}
+
+/** recall_search({query, scope?, kinds?, limit?}). */
+export function recallSearchTool(ops: TextOps): ToolDefinition {
+  return {
+    name: 'recall_search',
+    description: `Search this session's durable history when you need something said or done earlier but do not know the turn. Default kinds: user and assistant text, generated context (plugin messages such as runtime snapshots), tool inputs and tool errors; scope "auto" (default) also admits raw tool output through at most ${TOOL_OUTPUT_SLOTS} hits of ${TOOL_SNIPPET_CHARS} characters, scope "dialogue" skips it, and explicit kinds override scope (kinds ["tool_output"] searches tool output without the slot bound). Every hit ends with the exact follow-up call. Recall tools' own inputs and outputs are not indexed. ` + ABSENCE_GUIDANCE,
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        scope: { type: 'string', enum: ['auto', 'dialogue'] },
+        kinds: { type: 'array', items: { type: 'string', enum: [...SEARCH_KINDS] } },
+        limit: { type: 'integer', description: `Hits besides tool-output slots, 1-${MAX_SEARCH_LIMIT}; default ${DEFAULT_SEARCH_LIMIT}.` },
+      },
+      required: ['query'],
+    },
+    output: TEXT_OUTPUT,
+    async execute(args, exec) {
+      const a = (args ?? {}) as { query?: unknown; scope?: unknown; kinds?: unknown; limit?: unknown };
+      if (typeof a.query !== 'string' || a.query.trim() === '') throw new Error(`recall_search: query must be a non-empty string, got ${describe(a.query)}`);
+      const scope = a.scope ?? 'auto';
+      if (scope !== 'auto' && scope !== 'dialogue') throw new Error(`recall_search: scope must be "auto" or "dialogue", got ${describe(scope)}`);
+      if (a.kinds !== undefined && !(Array.isArray(a.kinds) && a.kinds.every((k) => SEARCH_KINDS.includes(k as SearchKind)))) {
+        throw new Error(`recall_search: kinds must be a list of ${SEARCH_KINDS.join(', ')}, got ${describe(a.kinds)}`);
+      }
+      const limit = a.limit ?? DEFAULT_SEARCH_LIMIT;
+      if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new Error(`recall_search: limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}, got ${describe(limit)}`);
+      const kinds = a.kinds as SearchKind[] | undefined;
+      const hits = search(sessionOf('recall_search', exec).events, a.query, scope as SearchScope, kinds, limit, ops);
+      return renderHits(a.query, hits, searchKinds(scope as SearchScope, kinds));
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// Entry content (ST-20..ST-23): exact text, user excerpts, reply frames, tool lines, and the
+// code-point hard cap with its reduction order, on astral and CJK text.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ToolDefinition } from '../../../src/host/index.js';
+import { engineText } from '../../../src/plugins/slice-tape/index.js';
+import { compactEntry, renderEntry, type TurnItem } from '../../../src/plugins/slice-tape/render.js';
+import { header, reply, sha, surfaceTexts, tapeHost, toolLine, visibleEntries } from './support.js';
+
+const cp = (s: string) => Array.from(s).length;
+
+/** A tool returning `text` as is, to control sizes exactly. */
+const echo: ToolDefinition = {
+  name: 'echo', description: 'echo', parameters: { type: 'object' },
+  output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v as string }] },
+  execute: async (args) => (args as { text: string }).text,
+};
+const mountEcho = (host: ReturnType<typeof tapeHost>) => host.ctx.tools!.register(echo);
+
+describe('header and turns', () => {
+  it('ST-20 one entry covering several turns names the span and the count', async () => {
+    // Turns run before the tape is mounted are sealed together at its first turn.
+    const { createTestHost } = await import('../../../src/testing/index.js');
+    const tape = await import('../../../src/plugins/slice-tape/index.js');
+    const host = createTestHost({ cwd: '/repo' });
+    await host.run('one', [{ text: 'r1' }]);
+    await host.run('two', [{ text: 'r2' }]);
+    host.use(tape, { history: { pinFirstTurn: false } });
+    await host.run('three', [{ text: 'r3' }]);
+    expect(visibleEntries(host)).toEqual([[header(1, 2, 2), '[turn 1]', 'one', reply(1, 'r1'), '[turn 2]', 'two', reply(2, 'r2')].join('\n')]);
+  });
+});
+
+describe('user text', () => {
+  it('ST-21 a user message up to pinUserChars code points is verbatim', async () => {
+    const body = '😀'.repeat(1200);
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    await host.run(body, [{ text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), '[turn 1]', body, reply(1, 'ok')].join('\n'));
+  });
+
+  it('ST-21 a longer one keeps the first 600 and last 300 code points around …[+k chars, recall_turn]…', async () => {
+    const body = '字'.repeat(600) + '😀'.repeat(301) + 'e'.repeat(300);
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    await host.run(body, [{ text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), '[turn 1]', `${'字'.repeat(600)}…[+301 chars, recall_turn]…${'e'.repeat(300)}`, reply(1, 'ok')].join('\n'));
+  });
+
+  it('ST-21 pinUserChars sets the verbatim budget; text that fits head + tail is never cut', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false, pinUserChars: 10 } });
+    const long = 'a'.repeat(600) + '🎉'.repeat(5) + 'z'.repeat(300);
+    await host.run('b'.repeat(900), [{ text: 'ok' }]);
+    await host.run(long, [{ text: 'ok' }]);
+    await host.run('end', [{ text: 'ok' }]);
+    expect(visibleEntries(host)).toEqual([
+      [header(1, 1, 1), '[turn 1]', 'b'.repeat(900), reply(1, 'ok')].join('\n'),
+      [header(2, 2, 1), '[turn 2]', `${'a'.repeat(600)}…[+5 chars, recall_turn]…${'z'.repeat(300)}`, reply(2, 'ok')].join('\n'),
+    ]);
+  });
+
+  it('ST-21 a steered second user message in the turn renders under [user]', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    host.ctx.on('agent/turn-stopping', async ({ agent, turn }: { agent: import('../../../src/host/index.js').Agent; turn: number }) => {
+      if (turn === 1 && agent.inbox.nextStep.length === 0 && !steered) {
+        steered = true;
+        agent.steer({ id: 'steer-1', role: 'user', content: [{ type: 'text', text: 'also this' }], source: { kind: 'user' } });
+      }
+    });
+    let steered = false;
+    await host.run('first', [{ text: 'r1' }, { text: 'r1b' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), '[turn 1]', 'first', '[user]\nalso this', reply(1, 'r1b')].join('\n'));
+  });
+});
+
+describe('reply frame', () => {
+  it('ST-21 the reply is the turn\'s last assistant text, framed with 12 hex digits of SHA-256 of the rendered text on both markers', async () => {
+    const text = '答案：x = 1 😀\n第二行';
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    mountEcho(host);
+    await host.run('q', [{ text: 'first words', tools: [{ name: 'echo', input: { text: 'e' } }] }, { text }]);
+    await host.run('next', [{ text: 'ok' }]);
+    const h = sha(text, 12);
+    const seq = host.session.events.find((e) => e.type === 'tool/result')!.seq;
+    expect(visibleEntries(host)[0]).toBe(`${header(1, 1, 1)}\n[turn 1]\nq\n[reply slice-turn-1 @sha256:${h}]\n${text}\n[end reply @sha256:${h}]\n${toolLine(1, 1, seq, 'echo', 1)}`);
+  });
+});
+
+describe('tool lines', () => {
+  it('ST-22 at most 6 per turn, each naming the original tool/result seq, the tool and the size in code points; bodies are never copied', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    mountEcho(host);
+    const texts = ['短文本', '😀😀', 'x'.repeat(10), '', 'a\nb', '字😀a', 'seventh'];
+    await host.run('q', [{ tools: texts.map((t, i) => ({ name: 'echo', id: `e${i}`, input: { text: t } })) }, { text: 'done' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    const results = host.session.events.filter((e) => e.type === 'tool/result').map((e) => e.seq);
+    const entry = visibleEntries(host)[0]!;
+    expect(entry).toBe([
+      header(1, 1, 1), '[turn 1]', 'q', reply(1, 'done'),
+      ...texts.slice(0, 6).map((t, i) => toolLine(1, 1, results[i]!, 'echo', cp(t))),
+      '[+1 more tool results · recall_turn({"turn":"1","view":"dialogue"})]',
+    ].join('\n'));
+    expect(entry.includes('seventh')).toBe(false);
+  });
+
+  it('ST-22 an unknown call id is named "tool"', () => {
+    const item: TurnItem = { turn: 3, users: [], snapshots: [], reply: '', tools: [{ step: 2, seq: 40, name: 'tool', size: 1 }], reads: [] };
+    expect(renderEntry(engineText, [item], { reads: [], prior: new Map() }, 1200, 8000)).toBe([header(3, 3, 1), '[turn 3]', toolLine(3, 2, 40, 'tool', 1)].join('\n'));
+  });
+});
+
+describe('entryMaxChars', () => {
+  const item = (turn: number, user: string, replyText: string, tools = 0): TurnItem => ({
+    turn, users: [user], snapshots: [], reply: replyText, reads: [],
+    tools: Array.from({ length: tools }, (_, i) => ({ step: 1, seq: 100 * turn + i, name: 'read', size: 12345 })),
+  });
+  const none = { reads: [], prior: new Map() } as const;
+
+  it('ST-23 step 1: tool lines go first', () => {
+    const items = [item(1, 'u', 'r', 6)];
+    const full = renderEntry(engineText, items, none, 1200, 8000);
+    const noTools = [header(1, 1, 1), '[turn 1]', 'u', reply(1, 'r')].join('\n');
+    expect(cp(full)).toBeGreaterThan(cp(noTools));
+    expect(renderEntry(engineText, items, none, 1200, cp(full) - 1)).toBe(noTools);
+    expect(renderEntry(engineText, items, none, 1200, cp(full))).toBe(full);
+  });
+
+  it('ST-23 step 2: user and reply excerpts narrow, counted in code points, keeping the recall marker', () => {
+    const user = '字'.repeat(1000);
+    const answer = '😀'.repeat(2000);
+    const text = renderEntry(engineText, [item(1, user, answer, 3)], none, 1200, 2000);
+    // Half of 600/300 for the user and of 1400/500 for the reply.
+    const expectedReply = `${'😀'.repeat(700)}…[+1050 chars, recall_turn]…${'😀'.repeat(250)}`;
+    expect(text).toBe([header(1, 1, 1), '[turn 1]', `${'字'.repeat(300)}…[+550 chars, recall_turn]…${'字'.repeat(150)}`, reply(1, expectedReply)].join('\n'));
+    expect(cp(text)).toBeLessThanOrEqual(2000);
+    expect(text.length).toBeGreaterThan(2000); // UTF-16 length would have refused it: the cap is in code points
+  });
+
+  it('ST-23 step 3: when the backlog still does not fit, the compact per-turn recall guidance replaces the body', () => {
+    const items = Array.from({ length: 40 }, (_, i) => item(i + 1, `question ${i + 1} ${'q'.repeat(50)}`, `answer ${'a'.repeat(50)}`));
+    const text = renderEntry(engineText, items, none, 1200, 256);
+    expect(text).toBe('[slice tape v1 · turns 1-40 · 40 turn(s) sealed · details: recall_turn({"turn":"1"}); repeat for each turn through 40]');
+    expect(text).toBe(compactEntry(1, 40, 40));
+  });
+
+  it('ST-23 property: every entry is at most entryMaxChars code points, and every locator in it is whole', () => {
+    const unit = fc.constantFrom('a', ' ', '\n', '字', '😀', '\u{20000}', 'é');
+    const str = (max: number) => fc.array(unit, { maxLength: max }).map((a) => a.join(''));
+    const turnItem = fc.record({ user: str(1500), reply: str(3000), tools: fc.integer({ min: 0, max: 8 }) });
+    fc.assert(fc.property(fc.array(turnItem, { minLength: 1, maxLength: 6 }), fc.integer({ min: 256, max: 9000 }), (specs, cap) => {
+      const items = specs.map((s, i) => item(i + 1, s.user, s.reply, s.tools));
+      const text = renderEntry(engineText, items, none, 1200, cap);
+      expect(cp(text)).toBeLessThanOrEqual(cap);
+      for (const match of text.matchAll(/expand_result\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"seq":\d+,"formatVersion":3\}$|^\{"seq":<q>,"formatVersion":3\}$/);
+      for (const match of text.matchAll(/recall_turn\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"turn":"(\d+|<n>)"(,"view":"dialogue")?\}$/);
+      for (const match of text.matchAll(/\[reply slice-turn-(\d+) @sha256:([0-9a-f]{12})\]\n([\s\S]*?)\n\[end reply @sha256:([0-9a-f]{12})\]/g)) {
+        expect(match[2]).toBe(match[4]);
+        expect(match[2]).toBe(sha(match[3]!, 12));
+      }
+    }), { numRuns: 60 });
+  });
+
+  it('ST-23 in a session: a CJK/astral-heavy turn under a small cap seals within the cap and old entries keep their bytes', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false, entryMaxChars: 300 } });
+    mountEcho(host);
+    await host.run('说明'.repeat(400), [{ tools: [{ name: 'echo', input: { text: '😀'.repeat(5000) } }] }, { text: '回答😀'.repeat(500) }]);
+    await host.run('next', [{ text: 'ok' }]);
+    const first = visibleEntries(host)[0]!;
+    await host.run('more', [{ text: 'ok' }]);
+    expect(visibleEntries(host)[0]).toBe(first);
+    for (const entry of visibleEntries(host)) expect(cp(entry)).toBeLessThanOrEqual(300);
+    expect(surfaceTexts(host).slice(-2)).toEqual(['more', 'ok']);
+  });
+});

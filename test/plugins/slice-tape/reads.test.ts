@@ -1,0 +1,159 @@
+// The read index (ST-24..ST-28): exact lines for direct and nested reads, canonical observations,
+// fingerprints and comparisons across turns.
+
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent, ToolDefinition } from '../../../src/host/index.js';
+import type { FingerprintCache } from '../../../src/plugins/slice-tape/index.js';
+import type { MemoryFileSystem, TestHost } from '../../../src/testing/index.js';
+import { sha, tapeHost, visibleEntries } from './support.js';
+
+/** A `read_file`/`read_section`-like tool over the host's files, taking `path` plus window arguments; `image: true` returns only an image. */
+function windowTool(name: string, host: TestHost<MemoryFileSystem>): ToolDefinition {
+  return {
+    name, description: name, parameters: { type: 'object' },
+    output: {
+      schema: { type: 'object' },
+      render: (_a, v) => ((v as { image?: boolean }).image ? [{ type: 'image', attachment: { ref: 'img' } }] : [{ type: 'text', text: (v as { text: string }).text }]),
+    },
+    execute: async (args) => {
+      const a = args as { path: string; offset?: number; limit?: number; image?: boolean };
+      if (a.image) return { image: true };
+      const lines = (host.fs.read(`/repo/${a.path}`) ?? '').split('\n');
+      const from = a.offset ?? 0;
+      return { text: lines.slice(from, a.limit === undefined ? undefined : from + a.limit).join('\n') };
+    },
+  };
+}
+
+const resultSeqs = (host: TestHost): number[] => host.session.events.filter((e) => e.type === 'tool/result').map((e) => e.seq);
+const dispatchSeqs = (host: TestHost, type: string): number[] => host.session.events.filter((e: SessionEvent) => e.type === type).map((e) => e.seq);
+/** The read-index line of the entry sealing `turn`. */
+const indexLine = (host: TestHost, turn: number): string | undefined => visibleEntries(host).find((e) => e.includes(`[turn ${turn}]`))?.split('\n').find((l) => l.startsWith('[files read this turn: '));
+const A = 'one\ntwo\nthree';
+const files = { '/repo/a.ts': A, '/repo/b.ts': 'b' };
+
+describe('line format', () => {
+  it('ST-24 ST-28 a direct read names lines, 8-hex fingerprint, step, seq and block, window and the logged result', async () => {
+    const host = tapeHost({}, { files });
+    await host.run('q', [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (3 lines, ${sha(A, 8)}, step 1, seq ${resultSeqs(host)[0]} block 1, read window default, logged result)]`);
+  });
+
+  it('ST-24 the window is the JSON of the non-path arguments, keys sorted; an empty text has 0 lines', async () => {
+    const host = tapeHost({}, { files: { ...files, '/repo/empty.txt': '' } });
+    host.ctx.tools!.register(windowTool('read_file', host));
+    await host.run('q', [{ tools: [{ name: 'read_file', input: { path: 'a.ts', offset: 1, limit: 1 } }, { name: 'read', input: { file_path: 'empty.txt' } }] }, { text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    const [r1, r2] = resultSeqs(host);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (1 lines, ${sha('two', 8)}, step 1, seq ${r1} block 1, read_file window {"limit":1,"offset":1}, logged result), empty.txt (0 lines, ${sha('', 8)}, step 1, seq ${r2} block 1, read window default, logged result)]`);
+  });
+
+  it.each(['ptc-dispatch', 'code-dispatch'] as const)('ST-24 ST-28 a nested read (%s records) points to the dispatch and says the model may not have seen it', async (records) => {
+    const host = tapeHost({}, { files, dispatchRecords: records });
+    await host.run('q', [{ tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.ts' } }] } }] }, { text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    const dispatch = dispatchSeqs(host, `tool/${records}`)[0];
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (3 lines, ${sha(A, 8)}, step 1, dispatch seq ${dispatch}, read window default, code log; model visibility not implied; recall_turn({"turn":"1","view":"full"}))]`);
+  });
+});
+
+describe('what is indexed', () => {
+  it('ST-25 failed reads never enter the index; a successful retry is the observation', async () => {
+    const host = tapeHost({}, { files });
+    await host.run('q', [{ tools: [{ name: 'read', input: { file_path: 'missing.ts' } }] }, { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (3 lines, ${sha(A, 8)}, step 2, seq ${resultSeqs(host)[1]} block 1, read window default, logged result)]`);
+  });
+
+  it('ST-25 ST-26 the last success per key is shown, at the position the key was first seen; a later failure changes nothing', async () => {
+    const host = tapeHost({}, { files });
+    host.ctx.tools!.register({
+      name: 'rm', description: 'rm', parameters: { type: 'object' }, output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v as string }] },
+      execute: async (args) => (host.fs.remove((args as { path: string }).path), 'removed'),
+    });
+    const read = (path: string) => ({ name: 'read', input: { file_path: path } });
+    await host.run('q', [
+      { tools: [read('a.ts'), read('b.ts')] },
+      { tools: [{ name: 'write', input: { file_path: 'a.ts', content: 'new' } }] },
+      { tools: [read('a.ts')] },
+      { tools: [{ name: 'read', input: { file_path: 'a.ts', bogus: 'not a window the tool accepts' } }] },
+      { tools: [{ name: 'rm', input: { path: '/repo/b.ts' } }, read('b.ts')] },
+      { text: 'ok' },
+    ]);
+    await host.run('next', [{ text: 'ok' }]);
+    const seqs = resultSeqs(host);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (1 lines, ${sha('new', 8)}, step 3, seq ${seqs[3]} block 1, read window default, logged result), b.ts (1 lines, ${sha('b', 8)}, step 1, seq ${seqs[1]} block 1, read window default, logged result), a.ts (1 lines, ${sha('new', 8)}, step 4, seq ${seqs[4]} block 1, read window {"bogus":"not a window the tool accepts"}, logged result)]`);
+  });
+
+  it('ST-25 an image-only success is not indexed', async () => {
+    const host = tapeHost({}, { files });
+    host.ctx.tools!.register(windowTool('read_section', host));
+    await host.run('q', [{ tools: [{ name: 'read_section', input: { path: 'a.ts', image: true } }] }, { text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    expect(indexLine(host, 1)).toBeUndefined();
+    expect(visibleEntries(host)[0]).toContain('read_section · 0 chars');
+  });
+
+  it('ST-26 at most 10 entries, then +N more', async () => {
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`/repo/f${i}.ts`, `${i}`]));
+    const host = tapeHost({}, { files: many });
+    await host.run('q', [{ tools: Array.from({ length: 12 }, (_, i) => ({ name: 'read', input: { file_path: `f${i}.ts` } })) }, { text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    const seqs = resultSeqs(host);
+    const shown = Array.from({ length: 10 }, (_, i) => `f${i}.ts (1 lines, ${sha(`${i}`, 8)}, step 1, seq ${seqs[i]} block 1, read window default, logged result)`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: ${shown.join(', ')}, +2 more]`);
+  });
+});
+
+describe('comparison with earlier turns', () => {
+  it('ST-27 the same key in a later turn says = or ≠ and names the earlier turn, step, seq and block', async () => {
+    const host = tapeHost({}, { files });
+    const read = { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] };
+    await host.run('one', [read, { text: 'ok' }]);
+    await host.run('two', [read, { text: 'ok' }]);
+    await host.run('three', [{ tools: [{ name: 'write', input: { file_path: 'a.ts', content: 'changed' } }] }, read, { text: 'ok' }]);
+    await host.run('four', [{ text: 'ok' }]);
+    const seqs = resultSeqs(host);
+    expect(indexLine(host, 2)).toBe(`[files read this turn: a.ts (3 lines, ${sha(A, 8)}, step 1, seq ${seqs[1]} block 1, read window default, logged result, = turn 1 step 1, seq ${seqs[0]} block 1)]`);
+    expect(indexLine(host, 3)).toBe(`[files read this turn: a.ts (1 lines, ${sha('changed', 8)}, step 2, seq ${seqs[3]} block 1, read window default, logged result, ≠ turn 2 step 1, seq ${seqs[1]} block 1)]`);
+  });
+
+  it('ST-27 different windows or channels are never compared; failed earlier reads are not history', async () => {
+    const host = tapeHost({}, { files, dispatchRecords: 'ptc-dispatch' });
+    host.ctx.tools!.register(windowTool('read_file', host));
+    await host.run('one', [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }, { name: 'read', input: { file_path: 'gone.ts' } }] }, { text: 'ok' }]);
+    host.fs.write('/repo/gone.ts', 'now here');
+    await host.run('two', [{
+      tools: [
+        { name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.ts' } }] } },
+        { name: 'read_file', input: { path: 'a.ts', offset: 0 } },
+        { name: 'read', input: { file_path: 'gone.ts' } },
+      ],
+    }, { text: 'ok' }]);
+    await host.run('three', [{ text: 'ok' }]);
+    const line = indexLine(host, 2)!;
+    expect(line).not.toContain('= turn');
+    expect(line).not.toContain('≠ turn');
+    expect(line.split('), ').length).toBe(3);
+  });
+});
+
+describe('fingerprint cache', () => {
+  it('ST-27 with a session cache each read record is hashed once, and the plan is the same', async () => {
+    const { engineText, planSeal } = await import('../../../src/plugins/slice-tape/index.js');
+    const { createTestHost } = await import('../../../src/testing/index.js');
+    const host = createTestHost({ cwd: '/repo', files });
+    for (const q of ['one', 'two']) await host.run(q, [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }, { name: 'read', input: { file_path: 'b.ts' } }] }, { text: 'ok' }]);
+    const hashed: string[] = [];
+    const ops = { ...engineText, sha256Hex: (t: string) => (hashed.push(t), engineText.sha256Hex(t)) };
+    const history = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000 };
+    const fingerprints: FingerprintCache = new Map();
+    const plan = () => planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
+    const first = plan();
+    const readsHashed = hashed.filter((t) => t === A || t === 'b').length;
+    expect(readsHashed).toBe(4);
+    expect(plan()).toEqual(first);
+    expect(hashed.filter((t) => t === A || t === 'b').length).toBe(4);
+  });
+});
