@@ -8,11 +8,13 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import ignore from 'ignore';
 import { RULE_PATTERNS, monorepoPaths } from './glob-inputs.js';
 import { instructionText, random } from './inputs.js';
 
 /** What was written. */
 export interface GeneratedMonorepo {
+  /** Files a walk that honours .gitignore sees. */
   readonly files: number;
   readonly instructionFiles: number;
   readonly ruleFiles: number;
@@ -29,15 +31,17 @@ export function generateBenchMonorepo(root: string, files = 100_000, seed = 42):
   };
   mkdirSync(join(root, '.git'), { recursive: true });
   writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
-  const paths = monorepoPaths(files, seed);
+  const GITIGNORE = 'node_modules/\ndist/\n*.log\n.cache/\n';
+  // Tracked files only: a seeded path the .gitignore would hide is left out, so `files` is exact.
+  const ignored = ignore().add(GITIGNORE);
+  const paths = monorepoPaths(files, seed).filter((p) => !ignored.ignores(p) && p !== '.gitignore');
   const dirs = new Set<string>();
   const taken = new Set(paths);
   for (const path of paths) {
     write(path, path.endsWith('.md') ? `# ${path}\n` : `// ${path}\n`);
     dirs.add(dirname(path));
   }
-  // After the paths: the seeded mix has a .gitignore of its own among its dotfiles.
-  write('.gitignore', 'node_modules/\ndist/\n*.log\n.cache/\n');
+  write('.gitignore', GITIGNORE);
   // Instruction files: the root, each package and app root, and about one directory in twenty-five.
   let instructionFiles = 0;
   const instruct = (dir: string, name: string, bytes: number) => {
@@ -72,7 +76,8 @@ export function generateBenchMonorepo(root: string, files = 100_000, seed = 42):
     write(`${i % 2 === 0 ? 'node_modules' : 'packages/core/dist'}/m${i % 40}/f${i}.js`, '');
     ignoredFiles++;
   }
-  return { files: paths.length + instructionFiles + ruleFiles + 2, instructionFiles, ruleFiles, ignoredFiles };
+  // Tracked: the paths, the instruction and rule files, and the .gitignore (.git/ is not walked).
+  return { files: paths.length + instructionFiles + ruleFiles + 1, instructionFiles, ruleFiles, ignoredFiles };
 }
 
 if (process.argv[1]?.endsWith('generate-monorepo.js')) {

@@ -1,0 +1,186 @@
+// The dsh-context binary as a user runs it (issue 9): a subprocess on fixture repositories, asserting
+// output, exit codes and --json shapes, errors included.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createNodeFileSystem } from '../../src/fs/index.js';
+import * as workspaceContext from '../../src/plugins/workspace-context/index.js';
+import { createTestHost } from '../../src/testing/index.js';
+import { generateBenchMonorepo } from '../../bench/generate-monorepo.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = join(root, 'lib', 'cli', 'index.js');
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Runs the built CLI with a controlled home and environment. */
+function cli(args: string[], env: Record<string, string> = {}) {
+  const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home', ...env } });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A fixture repository: `files` under a fresh temp dir with a .git marker, and a DSH home beside it. */
+function fixture(files: Record<string, string | Buffer>): { repo: string; home: string } {
+  const base = mkdtempSync(join(tmpdir(), 'dsh-cli-'));
+  made.push(base);
+  const repo = join(base, 'repo');
+  const home = join(base, 'home');
+  mkdirSync(join(repo, '.git'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    const full = join(base, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, text);
+  }
+  return { repo, home };
+}
+
+describe('help and usage', () => {
+  it('--help names every command; each command has its own --help; exit 0', () => {
+    const top = cli(['--help']);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toMatch(/inspect \[options\] \[dir\]/);
+    expect(top.stdout).toMatch(/rules \[options\] \[dir\]/);
+    expect(top.stdout).toMatch(/bench \[options\] \[dir\]/);
+    for (const command of ['inspect', 'rules', 'bench']) {
+      const help = cli([command, '--help']);
+      expect([command, help.code, help.stdout.startsWith(`Usage: dsh-context ${command}`)]).toEqual([command, 0, true]);
+    }
+  });
+
+  it('a bad flag or flag value is a usage error: exit 2, the problem on stderr, nothing on stdout', () => {
+    const unknown = cli(['inspect', '--bogus']);
+    expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([2, '', "error: unknown option '--bogus'\n(run with --help for usage)\n"]);
+    const value = cli(['inspect', '.', '--max-bytes', 'lots']);
+    expect([value.code, value.stderr]).toEqual([2, "error: option '--max-bytes <n>' argument 'lots' is invalid. --max-bytes must be a positive integer.\n(run with --help for usage)\n"]);
+    const missing = cli(['rules', '.']);
+    expect([missing.code, missing.stderr]).toEqual([2, "error: required option '--path <file...>' not specified\n(run with --help for usage)\n"]);
+  });
+
+  it('a missing directory or a --cwd outside it fails with exit 1 and says what to do', () => {
+    const gone = cli(['inspect', '/no/such/dir']);
+    expect([gone.code, gone.stdout, gone.stderr]).toEqual([1, '', 'dsh-context: no such directory: /no/such/dir\n  pass an existing directory, e.g. `dsh-context inspect .`\n']);
+    const { repo } = fixture({ 'repo/AGENTS.md': 'x' });
+    const outside = cli(['inspect', repo, '--cwd', '..']);
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toBe(`dsh-context: --cwd .. is outside ${repo}\n  pass a subdirectory of the inspected directory\n`);
+  });
+});
+
+describe('inspect', () => {
+  it('the instruction message is byte for byte what workspace-context injects in a session there', async () => {
+    const { repo, home } = fixture({
+      'home/AGENTS.md': 'global rules\n',
+      'repo/AGENTS.md': 'root </system-reminder> rules\n',
+      'repo/CLAUDE.md': '  root </system-reminder> rules\n\n',
+      'repo/pkg/AGENTS.md': '规则 for pkg 😀\n',
+      'repo/pkg/AGENTS.local.md': 'local overlay\n',
+    });
+    const out = cli(['inspect', repo, '--cwd', 'pkg', '--dsh-home', home, '--json']);
+    expect([out.code, out.stderr]).toEqual([0, '']);
+    const report = JSON.parse(out.stdout);
+    const host = createTestHost({ cwd: join(repo, 'pkg'), fs: createNodeFileSystem(), homedir: '/nonexistent-home' });
+    host.use(workspaceContext, { maxBytes: 65536, dshHome: home });
+    await host.run('hi', [{ text: 'ok' }]);
+    const injected = host.requests[0]!.messages.find((m) => m.source.kind === 'agent-instructions')!;
+    expect(report.messages.find((m: { kind: string }) => m.kind === 'agent-instructions').blocks).toEqual(injected.content.map((b) => (b as { text: string }).text));
+    expect(report.workspace.files).toEqual([
+      { path: '$DSH_HOME/AGENTS.md', status: 'injected', bytes: 13, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      { path: 'AGENTS.md', status: 'injected', bytes: 30, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      { path: 'CLAUDE.md', status: 'duplicate', bytes: 33, note: 'same text as AGENTS.md once trimmed: rendered once, as AGENTS.md' },
+      { path: 'pkg/AGENTS.md', status: 'injected', bytes: 20, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      { path: 'pkg/AGENTS.local.md', status: 'injected', bytes: 14, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
+    ]);
+    expect(report).toMatchObject({ cwd: 'pkg', projectRoot: '.', dshHome: { path: home, display: '$DSH_HOME' } });
+    expect(Object.keys(report.timings).sort()).toEqual(['memory', 'probe', 'projectRoot', 'readDigest', 'render', 'rules', 'session']);
+  });
+
+  it('reports what the budget omitted and cut, and files it could not read or would not read', () => {
+    const { repo, home } = fixture({
+      'repo/AGENTS.md': `${'broad '.repeat(60)}\n`,
+      'repo/CLAUDE.md': Buffer.from([0x62, 0x69, 0x00, 0x6e]),
+      'repo/pkg/AGENTS.md': `${'specific '.repeat(80)}\n`,
+    });
+    const out = cli(['inspect', repo, '--cwd', 'pkg', '--dsh-home', home, '--max-bytes', '600', '--json']);
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout);
+    expect(report.workspace.files.map((f: { path: string; status: string }) => [f.path, f.status])).toEqual([['AGENTS.md', 'omitted'], ['CLAUDE.md', 'unreadable'], ['pkg/AGENTS.md', 'truncated']]);
+    expect(report.workspace.omitted).toEqual(['AGENTS.md']);
+    expect(report.workspace.truncated).toMatchObject({ path: 'pkg/AGENTS.md', from: 721 });
+    expect(report.workspace.bytes).toBeLessThanOrEqual(600);
+    const text = cli(['inspect', repo, '--cwd', 'pkg', '--dsh-home', home, '--max-bytes', '600', '--summary']).stdout;
+    expect(text).toContain('  budget: omitted AGENTS.md; truncated pkg/AGENTS.md from 721 to ');
+    expect(text).toMatch(/unreadable +CLAUDE\.md +the provider failed: .*binary/);
+    expect(text).not.toContain('<system-reminder>');
+  });
+
+  it('an empty chain injects nothing and says so', () => {
+    const { repo, home } = fixture({ 'repo/src/a.ts': '' });
+    const out = cli(['inspect', repo, '--dsh-home', home]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('Workspace instructions (workspace-context): 0 of 65,536 bytes\n  no AGENTS.md, CLAUDE.md or local overlay from the DSH home down to the cwd: nothing is injected');
+  });
+
+  it('--sample shows the bundled monorepo: instructions, memory index, rules now and waiting, messages verbatim', () => {
+    const out = cli(['inspect', '--sample']);
+    expect([out.code, out.stderr]).toEqual([0, '']);
+    expect(out.stdout).toContain('  duplicate  CLAUDE.md                     198 B  same text as AGENTS.md once trimmed: rendered once, as AGENTS.md');
+    expect(out.stdout).toMatch(/  now +~\/\.claude\/rules\/git\.md/);
+    expect(out.stdout).toMatch(/  waiting +\.claude\/rules\/api\.md +104 B +paths: packages\/api\/\*\*\/\*\.ts/);
+    expect(out.stdout).toContain('Request 1, in order\n  #1  auto-memory/index');
+    expect(out.stdout).toContain('Instructions from: ~/.dsh/AGENTS.md\n\n# My defaults');
+    const json = JSON.parse(cli(['inspect', '--sample', '--json']).stdout);
+    expect(json.messages.map((m: { kind: string }) => m.kind)).toEqual(['auto-memory/index', 'auto-memory/rules', 'user', 'agent-instructions']);
+    expect(json.memory).toMatchObject({ exists: true, lines: 4, truncated: false });
+    expect(json.rules.waiting.map((r: { path: string }) => r.path)).toEqual(['~/.dsh/rules/docs.md', '.dsh/rules/tests.md', '.claude/rules/api.md']);
+  });
+});
+
+describe('rules', () => {
+  it('names the path-scoped rules a touch would inject, relative to the cwd for user rules and to the root for project rules', () => {
+    const { repo, home } = fixture({
+      'repo/.claude/rules/api.md': '---\npaths: "packages/api/**/*.ts"\n---\nAPI rule.\n',
+      'repo/.claude/rules/always.md': 'Always.\n',
+      'home/rules/md.md': '---\npaths: "*.md"\n---\nMarkdown rule.\n',
+      'repo/packages/api/x.ts': '',
+    });
+    const out = cli(['rules', join(repo, 'packages'), '--dsh-home', home, '--path', 'api/x.ts', 'README.md', 'api/y.js', '--json'], { HOME: join(home, '..', 'oshome') });
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout);
+    expect(report.touches).toEqual([
+      { path: 'api/x.ts', rules: ['.claude/rules/api.md'] },
+      { path: 'README.md', rules: [] },
+      { path: 'api/y.js', rules: [] },
+    ]);
+    expect(report.injected).toEqual(['.claude/rules/api.md']);
+    const user = fixture({ 'oshome/.claude/rules/md.md': '---\npaths: "*.md"\n---\nMarkdown rule.\n', 'repo/x': '' });
+    const text = cli(['rules', user.repo, '--path', 'README.md'], { HOME: join(user.repo, '..', 'oshome') });
+    expect(text.stdout).toBe('1 rule file found (project root ' + user.repo + ')\n  README.md  ~/.claude/rules/md.md\nThe next step would inject: ~/.claude/rules/md.md\n');
+  });
+});
+
+describe('bench', () => {
+  it('runs every phase on a generated repository, honours .gitignore, and reports --json', () => {
+    const base = mkdtempSync(join(tmpdir(), 'dsh-cli-bench-'));
+    made.push(base);
+    const generated = generateBenchMonorepo(join(base, 'repo'), 1500);
+    symlinkSync('/nonexistent', join(base, 'repo', 'dangling'));
+    const out = cli(['bench', join(base, 'repo'), '--rounds', '1', '--json']);
+    expect([out.code, out.stderr]).toEqual([0, '']);
+    const report = JSON.parse(out.stdout);
+    expect(report.files).toBe(generated.files);
+    expect(report.ignored).toBeGreaterThan(0);
+    expect(report.instructionFiles).toBe(generated.instructionFiles);
+    expect(report.ruleFiles).toBe(generated.ruleFiles);
+    expect(report.phases.map((p: { phase: string }) => p.phase)).toEqual(['read+digest', 'compose', 'glob']);
+    for (const p of report.phases) expect([p.phase, p.jsMs > 0, p.wasmMs > 0, p.ratio > 0]).toEqual([p.phase, true, true, true]);
+    expect(Object.keys(report.whole)).toEqual(['jsMs', 'wasmMs', 'ratio']);
+    const text = cli(['bench', join(base, 'repo'), '--rounds', '1']).stdout;
+    expect(text).toMatch(/^dsh-context bench: /);
+    expect(text).toMatch(/\n  phase +work +JavaScript +WASM engine +ratio +WASM rate\n  read\+digest /);
+  });
+});
