@@ -161,17 +161,23 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
     directory: options.dir,
     cwd: rel(options.dir, cwd),
     projectRoot: rel(options.dir, root),
-    dshHome: { path: config.dshHome.path, display: config.dshHome.display },
+    dshHome: { path: tildify(config.dshHome.path, environment.homedir), display: config.dshHome.display },
     workspace: {
       maxBytes: config.maxBytes, maxSourceBytes: config.maxSourceBytes, bytes: injected?.bytes ?? 0, files: instructionFiles,
       omitted: baseline.omitted, ...(baseline.truncated !== undefined ? { truncated: baseline.truncated } : {}),
     },
-    memory,
+    memory: { ...memory, file: tildify(memory.file, environment.homedir) },
     rules: { now, waiting },
     messages,
     timings: timings as InspectReport['timings'],
     warnings,
   };
+}
+
+/** `path` with the OS home written as `~` (what users recognize, and stable across machines). */
+export function tildify(path: string, homedir: string): string {
+  if (path === homedir) return '~';
+  return path.startsWith(homedir + sep) ? `~/${slash(path.slice(homedir.length + 1))}` : path;
 }
 
 /** The environment with `--dsh-home` set as `DSH_HOME`, so auto-memory's root and workspace-context's home agree. */

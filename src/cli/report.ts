@@ -33,7 +33,7 @@ export function renderInspect(report: InspectReport, summary: boolean): string {
     ['directory', report.directory],
     ['session cwd', report.cwd],
     ['project root', report.projectRoot],
-    ['DSH home', `${report.dshHome.display} (${report.dshHome.path})`],
+    ['DSH home', report.dshHome.display === report.dshHome.path ? report.dshHome.path : `${report.dshHome.display} (${report.dshHome.path})`],
   ]), '');
 
   out.push(`Workspace instructions (workspace-context): ${n(w.bytes)} of ${n(w.maxBytes)} bytes`);
