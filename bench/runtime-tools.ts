@@ -191,7 +191,9 @@ interface PlaywrightCore {
 export async function runBrowserExample(root: string, tools: RuntimeTools, bench: boolean, timeout = 60_000): Promise<{ value: unknown; text: string; browser: string }> {
   const modulePath = toolPath('playwright-core', tools.playwrightCore);
   const executablePath = toolPath('Chromium', tools.chromium);
-  const { chromium } = (await import(pathToFileURL(modulePath).href)) as PlaywrightCore;
+  // `path` is the CommonJS entry: Node puts its exports on `default`, Vite-based runners hoist them.
+  const loaded = (await import(pathToFileURL(modulePath).href)) as Partial<PlaywrightCore> & { default?: PlaywrightCore };
+  const { chromium } = loaded.chromium !== undefined ? loaded as PlaywrightCore : loaded.default!;
   const server = await serveExamples(root);
   const browser = await chromium.launch({ executablePath, headless: true });
   try {

@@ -69,6 +69,7 @@ export function runDemo(engine) {
     sha256Bytes: engine.sha256(encoder.encode(text)),
     sha1String: engine.sha1OfString(text),
     sha256String: engine.sha256OfString(text),
+    sha256Streamed: Array.from(engine.sha256Digest(encoder.encode(text)), (b) => b.toString(16).padStart(2, '0')).join(''),
   }));
   const cuts = [];
   for (const text of [CUT_TEXT, LONE_TEXT]) {
@@ -105,7 +106,7 @@ export function formatDemo(results) {
   const lines = [];
   for (const d of results.digests) {
     lines.push(`sha1(${d.input})   = ${d.sha1Bytes}`, `sha256(${d.input}) = ${d.sha256Bytes}`);
-    if (d.sha1String !== d.sha1Bytes || d.sha256String !== d.sha256Bytes) lines.push(`  (!) the UTF-16 path disagrees`);
+    if (d.sha1String !== d.sha1Bytes || d.sha256String !== d.sha256Bytes || d.sha256Streamed !== d.sha256Bytes) lines.push('  (!) the UTF-16 or streaming path disagrees');
   }
   for (const c of results.cuts) lines.push(`cut ${JSON.stringify(c.text)} to ${c.maxBytes} B → ${JSON.stringify(c.prefix)} (${c.bytes} B)`);
   for (const c of results.caps) lines.push(`first ${c.max} of ${c.count} code points of ${JSON.stringify(c.text)} → ${JSON.stringify(c.prefix)}`);

@@ -33,7 +33,6 @@ export class WasmEngine {
     this.out = this.ctx + CTX_BYTES;
     this.io = this.out + OUT_BYTES;
     this.bytes = new Uint8Array(0);
-    this.decoder = new TextDecoder();
     this.reserve(0);
   }
 
@@ -69,8 +68,9 @@ export class WasmEngine {
     return this.io;
   }
 
+  /** The ASCII hex digest the last call wrote at `out` (one fromCharCode call: the cheapest way). */
   hex(length) {
-    return this.decoder.decode(this.bytes.subarray(this.out, this.out + length));
+    return String.fromCharCode.apply(null, this.bytes.subarray(this.out, this.out + length));
   }
 
   /** SHA-1 of bytes, as 40 lowercase hex characters. */
@@ -83,6 +83,17 @@ export class WasmEngine {
   sha256(data) {
     this.wasm.sha256Hex(this.ctx, this.putBytes(data), data.length, this.out);
     return this.hex(64);
+  }
+
+  /**
+   * SHA-256 of bytes as 32 raw bytes, what `crypto.subtle.digest` gives (but synchronously): the
+   * streaming exports init, update and final, which also take input in as many pieces as you like.
+   */
+  sha256Digest(data) {
+    this.wasm.sha256Init(this.ctx);
+    this.wasm.sha256Update(this.ctx, this.putBytes(data), data.length);
+    this.wasm.sha256Final(this.ctx, this.out);
+    return this.bytes.slice(this.out, this.out + 32);
   }
 
   /** SHA-1 of a JS string's UTF-8 encoding, computed from its UTF-16 code units (no encoding step). */

@@ -33,21 +33,21 @@ const GLOB_PATTERNS = ['**/*.ts', 'src/*.js', '*.{md,txt}', 'docs/**', '**/.env'
 const GLOB_PATHS = ['src/a.ts', 'src/deep/b.ts', 'src/a.js', 'src/x.test.ts', 'README.md', 'notes.txt', 'a.md', 'docs/guide/intro.md', '.env', 'config/.env', 'b/y.ts', 'lib/index.js', 'lib/x/index.d.ts', './src/c.ts', '.hidden/z.ts'];
 
 interface Demo {
-  digests: { input: string; length: number; sha1Bytes: string; sha256Bytes: string; sha1String: string; sha256String: string }[];
+  digests: { input: string; length: number; sha1Bytes: string; sha256Bytes: string; sha1String: string; sha256String: string; sha256Streamed: string }[];
   cuts: { text: string; maxBytes: number; prefix: string; bytes: number }[];
   caps: { text: string; count: number; max: number; prefix: string }[];
   globs: { pattern: string; dot: boolean; path: string; match: boolean }[];
   refused: { pattern: string; error: string | null }[];
 }
 
-/** Checks the SHA-1 and SHA-256 results, over UTF-8 bytes and over the string's UTF-16 units. */
+/** Checks the SHA-1 and SHA-256 results: one-shot over UTF-8 bytes and over the string's UTF-16 units, and streamed (init, update, final). */
 export function expectDigests(demo: Demo): void {
   expect(demo.digests.map((d) => d.length)).toEqual(DIGEST_TEXTS.map((t) => t.length));
   demo.digests.forEach((d, i) => {
     const text = DIGEST_TEXTS[i]!;
     const sha1 = FIPS[text]?.sha1 ?? nodeHash('sha1', text);
     const sha256 = FIPS[text]?.sha256 ?? nodeHash('sha256', text);
-    expect(d, d.input).toEqual({ input: d.input, length: text.length, sha1Bytes: sha1, sha256Bytes: sha256, sha1String: sha1, sha256String: sha256 });
+    expect(d, d.input).toEqual({ input: d.input, length: text.length, sha1Bytes: sha1, sha256Bytes: sha256, sha1String: sha1, sha256String: sha256, sha256Streamed: sha256 });
   });
 }
 
@@ -83,8 +83,8 @@ export function expectGlobs(demo: Demo): void {
 }
 
 /** Runs `file` with `args` from the repository root; fails with its output unless it exits 0. */
-export function runExample(file: string, args: readonly string[]): string {
-  const result = spawnSync(file, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20 });
+export function runExample(file: string, args: readonly string[], env: Record<string, string> = {}): string {
+  const result = spawnSync(file, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20, env: { ...process.env, ...env } });
   if (result.status !== 0) {
     throw new Error(`${file} ${args.join(' ')} exited with ${result.status ?? result.signal}: ${result.error ?? ''}\n${result.stderr}\n${result.stdout}`);
   }
