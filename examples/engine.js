@@ -12,7 +12,13 @@ const PAGE_BYTES = 65536;
 const CTX_BYTES = 128;
 const OUT_BYTES = 128;
 const NO_SPACE = -4; // glob status: retry with globNeedWork() / globNeedOut()
-const GLOB_STATUS = { [-1]: 'empty pattern', [-2]: 'pattern too long', [-3]: 'unsupported syntax', [-5]: 'internal bound (a bug)' };
+/** What a negative status of globCompile means; `detail` is globDetail(). */
+const GLOB_STATUS = {
+  [-1]: () => 'empty pattern',
+  [-2]: (detail) => `pattern is ${detail} UTF-8 bytes, over the 65,536 limit`,
+  [-3]: (detail) => `unsupported syntax at index ${detail}`,
+  [-5]: () => 'an internal bound was wrong (a bug: please report the pattern)',
+};
 
 /**
  * Instantiates the module from its bytes (an ArrayBuffer or Uint8Array) and returns a small engine
@@ -48,9 +54,9 @@ export class WasmEngine {
     }
   }
 
-  /** Copies `data` to the I/O area (plus `extra` bytes reserved after it) and returns its address. */
-  putBytes(data, extra = 0) {
-    this.reserve(data.length + extra);
+  /** Copies `data` to the I/O area and returns its address. */
+  putBytes(data) {
+    this.reserve(data.length);
     this.bytes.set(data, this.io);
     return this.io;
   }
@@ -61,9 +67,9 @@ export class WasmEngine {
     for (let i = 0; i < text.length; i++) this.units[first + i] = text.charCodeAt(i);
   }
 
-  /** Copies `text`'s code units to the I/O area (plus `extra` bytes) and returns its address. */
-  putUtf16(text, extra = 0) {
-    this.reserve(text.length * 2 + extra);
+  /** Copies `text`'s code units to the I/O area and returns its address. */
+  putUtf16(text) {
+    this.reserve(text.length * 2);
     this.writeUtf16(text, this.io);
     return this.io;
   }
@@ -148,10 +154,14 @@ export class WasmEngine {
       const status = this.wasm.globCompile(this.io, pattern.length, flags, workAt, work, outAt, outCap);
       if (status >= 0) return this.bytes.slice(outAt, outAt + status);
       if (status !== NO_SPACE) {
-        throw new Error(`glob ${JSON.stringify(pattern)}: ${GLOB_STATUS[status] ?? 'status ' + status} (detail ${this.wasm.globDetail()})`);
+        const reason = GLOB_STATUS[status]?.(this.wasm.globDetail()) ?? `status ${status}`;
+        throw new Error(`glob ${JSON.stringify(pattern)}: ${reason}`);
       }
-      work = Math.max(work, this.wasm.globNeedWork());
-      outCap = Math.max(outCap, this.wasm.globNeedOut());
+      const needWork = this.wasm.globNeedWork(); // 0 when the workspace was enough
+      const needOut = this.wasm.globNeedOut(); // 0 when the output room was enough
+      if (needWork <= work && needOut <= outCap) throw new Error(`glob ${JSON.stringify(pattern)}: no space, but no larger need`);
+      work = Math.max(work, needWork);
+      outCap = Math.max(outCap, needOut);
     }
   }
 
