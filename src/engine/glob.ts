@@ -4,7 +4,7 @@
 
 import { engine } from '../wasm/instance.js';
 import {
-  layout, reserveIo, writeUtf16, writeBytes, writeU32, writeU32s, readU32, readU32s, saveRegion, readUtf16,
+  layout, reserveIo, writeUtf16, writeBytes, writeU32, writeU32s, readU32, readU32s, writeUtf16Strings, saveRegion, readUtf16,
   ioResident, setIoResident,
 } from '../wasm/memory.js';
 import { describe, expectString } from './args.js';
@@ -148,7 +148,7 @@ export class GlobSet {
   /** One `which` per path, computed in one WASM call. */
   matchAll(paths: readonly string[]): number[][] {
     if (!Array.isArray(paths)) throw new TypeError(`GlobSet.matchAll: paths must be an array of strings, got ${describe(paths)}`);
-    paths.forEach((p, i) => expectString('GlobSet.matchAll', `paths[${i}]`, p));
+    for (let i = 0; i < paths.length; i++) if (typeof paths[i] !== 'string') expectString('GlobSet.matchAll', `paths[${i}]`, paths[i]);
     const bits = this.#run(paths);
     const words = (this.patterns.length + 31) >>> 5;
     const result: number[][] = new Array(paths.length);
@@ -190,22 +190,23 @@ export class GlobSet {
     const count = this.patterns.length;
     const words = (count + 31) >>> 5;
     const single = paths.length === 1;
-    const joined = single ? paths[0]! : paths.join('');
+    let units = 0;
+    for (let i = 0; i < paths.length; i++) units += paths[i]!.length;
     // I/O area: set | caches | paths | offsets | result bits | scratch. The set and its caches stay
     // in place between calls until another call takes the I/O area.
     const pathsAt = layout.io + this.#setBytes + this.#cacheBytes;
-    const pathBytes = (joined.length * 2 + 7) & ~7;
+    const pathBytes = (units * 2 + 7) & ~7;
     const offsetBytes = ((paths.length + 1) * 4 + 7) & ~7;
     const outBytes = paths.length * words * 4;
     reserveIo(this.#setBytes + this.#cacheBytes + pathBytes + offsetBytes + outBytes + this.#workBase);
     const offsetsAt = pathsAt + pathBytes;
     const outAt = offsetsAt + offsetBytes;
-    writeUtf16(joined, 0, joined.length, pathsAt);
     if (single) {
+      writeUtf16(paths[0]!, 0, units, pathsAt);
       writeU32(offsetsAt, 0);
-      writeU32(offsetsAt + 4, joined.length);
+      writeU32(offsetsAt + 4, units);
     } else {
-      writeU32s(unitOffsets(paths), offsetsAt);
+      writeU32s(writeUtf16Strings(paths, pathsAt), offsetsAt);
     }
     engine.globMatchSet(layout.io, count, pathsAt, offsetsAt, paths.length, outAt, outAt + outBytes, layout.io + this.#setBytes);
     return single && words === 1 ? singleWord(readU32(outAt)) : readU32s(outAt, paths.length * words);

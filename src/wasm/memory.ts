@@ -89,6 +89,25 @@ export function writeUtf16(text: string, start: number, end: number, ptr: number
   for (let i = 0; i < units; i++) u16[at + i] = text.charCodeAt(start + i);
 }
 
+/**
+ * Writes `strings` back to back as UTF-16 at `ptr` (reserved: 2 bytes per code unit) and returns the
+ * code-unit offset where each starts, plus the total at the end. One copy per string: joining them
+ * first would build the whole text twice.
+ */
+export function writeUtf16Strings(strings: readonly string[], ptr: number): Uint32Array {
+  const offsets = new Uint32Array(strings.length + 1);
+  let units = 0;
+  for (let i = 0; i < strings.length; i++) {
+    offsets[i] = units;
+    const text = strings[i]!;
+    if (buf !== undefined) buf.ucs2Write(text, ptr + units * 2);
+    else writeUtf16(text, 0, text.length, ptr + units * 2);
+    units += text.length;
+  }
+  offsets[strings.length] = units;
+  return offsets;
+}
+
 /** Copies `bytes` to `ptr` (reserved). */
 export function writeBytes(bytes: Uint8Array, ptr: number): void {
   u8.set(bytes, ptr);
