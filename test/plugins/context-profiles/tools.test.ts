@@ -182,7 +182,7 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
     expect(names(host.requests[0]!.tools)).toEqual(['read', 'write', 'edit', 'run_code']);
   });
 
-  it('CP-09 a placeholder carries the summary and inherits the full definition's execute', () => {
+  it('CP-09 a placeholder carries the summary and inherits the full definition execute', () => {
     const def = tool('mcp__gh__x', 'First. Second.');
     expect(placeholderOf(def, 'S').description).toBe('S');
     expect(placeholderOf(def, 'S').execute).toBe(def.execute);
