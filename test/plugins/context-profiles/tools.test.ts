@@ -88,7 +88,7 @@ describe('hidden and deferred tools (CP-08, CP-09, CP-10)', () => {
     const { host } = mountHost(homeWith('full'), { tools: mcpTools() });
     await host.run('hi', [{ tools: [{ id: 'c1', name: TOOL_SEARCH, input: { query: 'ACCESSIBILITY SNAPSHOT' } }, { id: 'c2', name: TOOL_SEARCH, input: { query: 'zzz' } }] }, { text: 'ok' }]);
     const messages = host.requests[1]!.messages;
-    const texts = messages.slice(-2).map((m) => ((m.content[0] as { content: { text: string }[] }).content[0]!.text));
+    const texts = messages.slice(-2).map((m) => ((m.content[0] as unknown as { content: { text: string }[] }).content[0]!.text));
     expect(JSON.parse(texts[0]!).map((t: { name: string }) => t.name)).toEqual(['mcp__browser__snapshot']);
     expect(texts[1]).toBe('No deferred tool matches "zzz".');
   });
