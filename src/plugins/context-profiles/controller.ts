@@ -5,7 +5,8 @@
 import {
   HostEvent, type Agent, type AgentEvent, type Context, type PreStepDecision, type PreStepEvent, type PromptAssembly, type UserMessage,
 } from '../../host/index.js';
-import { CHANNEL_KINDS, CONTEXT_SWITCHES, NONE, type Baseline, type Profile } from './model.js';
+import { EnvironmentProbe, renderFacts } from './environment.js';
+import { CHANNEL_KINDS, CONTEXT_SWITCHES, ENVIRONMENT_CONTEXT, NONE, type Baseline, type Profile } from './model.js';
 import { StateError } from './normalize.js';
 import { placeholderOf, schemaChars, tokenEstimate } from './placeholders.js';
 import { filterAssembly, registerShadows } from './prompt.js';
@@ -19,6 +20,18 @@ interface Root {
   readonly tools: SessionTools;
   undoShadows: () => void;
 }
+
+/**
+ * The host rendered the contexts before the probe settled on the first step: the facts are added
+ * here then (at the end), so the first request already carries them and later ones do not change.
+ */
+function withFacts(assembly: PromptAssembly, facts: string): PromptAssembly {
+  if (facts === '' || assembly.contexts.some((c) => c.name === ENVIRONMENT_CONTEXT)) return assembly;
+  return { ...assembly, contexts: [...assembly.contexts, { name: ENVIRONMENT_CONTEXT, text: facts }] };
+}
+
+/** [R] Where the environment facts sit among the runtime contexts. */
+const ENVIRONMENT_ORDER = 900;
 
 /** Marks an assemble call as the private unfiltered bypass (CP-21). */
 const BYPASS = Symbol('context-profiles: unfiltered');
@@ -40,17 +53,27 @@ export function filteredKinds(profile: Profile | undefined): Set<string> {
 export class Profiles {
   readonly #roots = new Map<string, Root>();
   readonly #baselines = new WeakMap<object, Baseline>();
+  /** CP-27: each agent's environment facts, fixed once probed, and the probe still running. */
+  readonly #facts = new WeakMap<object, string>();
+  readonly #probing = new WeakMap<object, Promise<void>>();
 
-  constructor(readonly ctx: Context, readonly store: StateStore) {}
+  constructor(readonly ctx: Context, readonly store: StateStore, readonly probe = new EnvironmentProbe()) {}
+
+  /** The environment-facts text of an agent ('' until probed: the context is then absent). */
+  factsOf(agent: Agent | undefined): string {
+    return (agent !== undefined ? this.#facts.get(agent) : undefined) ?? '';
+  }
 
   /** The baseline an agent was created with (CP-24), else the current one. */
   baselineOf(agent: Agent | undefined): Baseline {
     return (agent !== undefined ? this.#baselines.get(agent) : undefined) ?? this.store.baseline;
   }
 
-  /** Wires the listeners. */
+  /** Wires the listeners and the environment-facts context (CP-27). */
   mount(): void {
     const { ctx } = this;
+    // The base layer renders the context; root sessions filter it through their profile (CP-25).
+    ctx.systemPrompt?.context({ name: ENVIRONMENT_CONTEXT, order: ENVIRONMENT_ORDER, text: (actx) => this.factsOf(actx.agent) });
     ctx.on(HostEvent.agentCreated, ({ agent }: AgentEvent) => this.#created(agent));
     ctx.on(HostEvent.agentDisposed, ({ agent }: AgentEvent) => this.#disposed(agent));
     ctx.on(HostEvent.toolsChange, () => {
@@ -59,8 +82,10 @@ export class Profiles {
     // CP-19: the waterfall is dispatched per agent scope, so the listener must be global; prepend
     // keeps it outermost so context deletion happens after every other listener (CP-26).
     ctx.on(HostEvent.systemPromptAssemble, async (assembly: PromptAssembly, actx: { agent?: Agent; [BYPASS]?: true } | undefined, next: () => Promise<PromptAssembly>) => {
-      const out = await next();
       const agent = actx?.agent;
+      // CP-27: the first assembly waits for the probe, which settles within its limit.
+      if (agent !== undefined) await this.#probing.get(agent);
+      const out = withFacts(await next(), this.factsOf(agent));
       const root = agent !== undefined ? this.#roots.get(agent.id) : undefined;
       const filtered = filterAssembly({ assembly: out, context: actx ?? {}, session: root?.agent === agent ? root?.tools : undefined, baseline: this.baselineOf(agent) });
       if (actx?.[BYPASS] === true) return { ...filtered, sections: out.sections.map((s) => filtered.sections.find((f) => f.name === s.name) ?? s) };
@@ -70,6 +95,9 @@ export class Profiles {
 
   #created(agent: Agent): void {
     this.#baselines.set(agent, this.store.baseline);
+    this.#probing.set(agent, this.probe.probe(agent.session.header.cwd).then((facts) => {
+      this.#facts.set(agent, renderFacts(facts));
+    }));
     if (isSubagent(agent)) return;
     const id = this.store.profileIdFor(agent.id);
     let profile: Profile | undefined;

@@ -46,6 +46,8 @@ async function run(dir: string, options: { subagent?: boolean; persona?: boolean
   return { host, profiles, system: host.requests[0]!.system, assembly, sections: assembly.sections.map((s) => s.name), contexts: assembly.contexts.map((c) => c.name) };
 }
 
+/** The facts for the session cwd /repo, which does not exist here: git fails, so every git fact is unknown. */
+const FACTS = 'Environment facts (sampled once at session start):\n- working directory: /repo\n- git branch: unknown\n- working tree: unknown';
 const RULES = [RULE_TEXTS.contract, RULE_TEXTS.cardReceipt, RULE_TEXTS.untrustedDownload];
 
 describe('sections and guidance (CP-12, CP-19, CP-20, CP-21)', () => {
@@ -158,7 +160,7 @@ describe('additional rules (CP-17, CP-22..CP-24)', () => {
       'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:plan', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
       ...ADDITIONAL_RULES.slice(0, 3).map((r) => r.section),
     ]);
-    expect(contexts).toEqual(['working-directory:current', 'harness:source', 'custom:unknown']);
+    expect(contexts).toEqual(['working-directory:current', 'harness:source', 'custom:unknown', 'session-context-config:environment']);
     expect(host.requests[0]!.tools.map((t) => t.name)).toContain('plan');
   });
 
@@ -177,16 +179,16 @@ describe('runtime contexts (CP-25, CP-26)', () => {
     const { contexts, host } = await run(homeWith((p) => {
       p.contexts = { 'harness:source': false, 'custom:unknown': false };
     }));
-    expect(contexts).toEqual(['working-directory:current', 'custom:unknown']);
+    expect(contexts).toEqual(['working-directory:current', 'custom:unknown', 'session-context-config:environment']);
     const snapshot = host.requests[0]!.messages.find((m) => JSON.stringify(m.content).includes('Current runtime context'))!;
-    expect((snapshot.content[0] as { text: string }).text).toBe('Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\ncwd: /repo\n\nUNKNOWN CTX');
+    expect((snapshot.content[0] as { text: string }).text).toBe('Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\ncwd: /repo\n\nUNKNOWN CTX\n\n' + FACTS);
   });
 
   it('CP-26 a disabled required context (the cwd) stays out after the refreshContext re-check; without the shadow it would come back', async () => {
     const { contexts } = await run(homeWith((p) => {
       p.contexts = { 'working-directory:current': false };
     }));
-    expect(contexts).toEqual(['harness:source', 'custom:unknown']);
+    expect(contexts).toEqual(['harness:source', 'custom:unknown', 'session-context-config:environment']);
     // The host re-adds a required context a listener deleted: the shadow is what keeps it out.
     const { host } = mountHost(mkdtempSync(join(tmpdir(), 'cp-')));
     deployment(host);
@@ -195,7 +197,7 @@ describe('runtime contexts (CP-25, CP-26)', () => {
       return { ...out, contexts: out.contexts.filter((c) => c.name !== 'working-directory:current') };
     });
     const agent = await host.start();
-    expect((await agent.ctx.systemPrompt.assemble({ agent, scope: agent })).contexts.map((c) => c.name)).toEqual(['working-directory:current', 'harness:source', 'custom:unknown']);
+    expect((await agent.ctx.systemPrompt.assemble({ agent, scope: agent })).contexts.map((c) => c.name)).toEqual(['working-directory:current', 'harness:source', 'custom:unknown', 'session-context-config:environment']);
   });
 });
 
