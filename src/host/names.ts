@@ -74,6 +74,10 @@ export const HostService = {
   fs: 'fs',
   tools: 'tools',
   systemPrompt: 'systemPrompt',
+  /** HTTP route registration behind the connection trust fence. [uncertain: name not in the contract] */
+  http: 'http',
+  /** Completion through the current profile's default model. [uncertain: name not in the contract] */
+  model: 'model',
 } as const;
 
 /** DSH's first-party file tools (package tool-fs); each takes `file_path`. */

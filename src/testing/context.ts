@@ -5,11 +5,13 @@
 
 import type { Context, ListenerOptions, Logger } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
+import type { ModelCompletion } from '../host/http.js';
 import { HostEvent, HostService } from '../host/names.js';
 import type { SystemPrompt } from '../host/prompt.js';
 import { HOST_RUNTIME_SERVICE, type HostRuntime } from '../host/runtime.js';
 import type { ToolExecutionInput, ToolExecutionResult, ToolRuntime } from '../host/tools.js';
 import type { EventBus, Fiber } from './events.js';
+import type { TestHttp } from './http.js';
 import type { PromptRegistry } from './prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
 
@@ -21,6 +23,10 @@ export interface HostCore {
   readonly runtime: HostRuntime;
   /** The mounted provider, if any. */
   readonly fs: FileSystem | undefined;
+  /** HTTP route registration. */
+  readonly http: TestHttp;
+  /** Model completion, when the test provides one. */
+  readonly model: ModelCompletion | undefined;
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>;
 }
 
@@ -74,6 +80,10 @@ export class TestContext implements Context {
         return this.tools;
       case HostService.systemPrompt:
         return this.systemPrompt;
+      case HostService.http:
+        return this.core.http;
+      case HostService.model:
+        return this.core.model;
       case HOST_RUNTIME_SERVICE:
         return this.core.runtime;
       default:

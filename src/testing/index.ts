@@ -25,3 +25,4 @@ export { PromptRegistry, systemText } from './prompt.js';
 export { createRecordingLogger, formatLog } from './logger.js';
 export type { LogEntry, LogLevel } from './logger.js';
 export { ConfigValidationError, assertPluginModule, validateConfig } from './plugins.js';
+export { TestCompletion, TestHttp } from './http.js';
