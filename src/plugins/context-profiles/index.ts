@@ -2,11 +2,13 @@
 // tools behind `tool_search`, a state file, an HTTP API and a panel. See README.md
 // "context-profiles" and /work/shared/spec/context-profiles.md.
 
-import { hostRuntime, type Context } from '../../host/index.js';
+import { hostRuntime, HostService, type Context, type HttpService, type ModelCompletion } from '../../host/index.js';
 import { Config, resolveConfig } from './config.js';
 import { Profiles } from './controller.js';
+import { createApiHandler, PREFIX } from './http.js';
 import { registerAdditionalRules } from './prompt.js';
 import { StateStore } from './store.js';
+import { Translator } from './translate.js';
 
 export { Config };
 export type { Config as ContextProfilesConfig } from './config.js';
@@ -14,6 +16,8 @@ export type { Baseline, Effective, GroupState, Profile, Slot, State, ToolState }
 export { builtinProfiles, CONTEXT_SWITCHES, GROUP_IDS } from './model.js';
 export { Profiles } from './controller.js';
 export { StateStore } from './store.js';
+export { createApiHandler, loopbackTrusted, API, PREFIX } from './http.js';
+export { Translator } from './translate.js';
 
 /** The plugin name (CP-01a). */
 export const name = 'context-profiles';
@@ -23,7 +27,8 @@ export const inject = ['tools', 'systemPrompt'];
 
 /**
  * Mounts the plugin: loads (and if needed migrates) the state file, registers the global
- * additional rules and the listeners. Returns the controller through `mounted` for the API.
+ * additional rules and the listeners, and mounts the API and panel on the host's HTTP service when
+ * there is one (behind its trust fence, else the loopback fallback).
  */
 export function apply(ctx: Context, config: Config): void {
   const { dshHome } = resolveConfig(config, hostRuntime(ctx));
@@ -33,6 +38,13 @@ export function apply(ctx: Context, config: Config): void {
   registerAdditionalRules(ctx, (agent) => profiles.baselineOf(agent));
   profiles.mount();
   mounted.set(ctx, profiles);
+  const http = ctx.get(HostService.http) as HttpService | undefined;
+  if (http !== undefined) {
+    const translator = new Translator(dshHome.path, () => ctx.get(HostService.model) as ModelCompletion | undefined);
+    const trusted = http.trusted?.bind(http);
+    const unmount = http.route(PREFIX, createApiHandler({ profiles, translator, ...(trusted ? { trusted } : {}) }));
+    ctx.effect(() => unmount, `${name}: routes`);
+  }
 }
 
 /** The controller of each mounted context, for the HTTP API (http.ts) and tests. */
