@@ -22,7 +22,7 @@ main{max-width:980px;margin:0 auto;padding:16px;display:grid;gap:16px}
 .tag.hidden{color:#57606a;border-color:#8c959f;background:#f6f8fa}.tag.tokens{color:#57606a;border-color:#d0d7de}
 .sub{font-weight:600;margin-top:8px}hr{border:0;border-top:1px solid #d0d7de}
 textarea{width:100%;min-height:48px}.group{margin-top:10px;font-weight:600}
-#status{color:#57606a}`;
+#status{color:#57606a}.row button{flex-shrink:0;white-space:nowrap}`;
 
 /** The client script; it receives the built-in translations as JSON. */
 const SCRIPT = String.raw`
@@ -177,7 +177,7 @@ async function load() {
   if (sessionId) {
     session = await api('/session?id=' + encodeURIComponent(sessionId)).catch(() => undefined);
     const header = document.getElementById('session');
-    if (session) header.replaceChildren(select('session-profile', session.profile, [['none', '不处理'], ...data.profiles.map((p) => [p.id, p.name || p.id])], async (v) => {
+    if (session) header.replaceChildren('本会话档位 ', select('session-profile', session.profile, [['none', '不处理'], ...data.profiles.map((p) => [p.id, p.name || p.id])], async (v) => {
       if (!confirm('切换本会话的档位为 ' + v + '?')) { render(); return; }
       await api('/session', { id: sessionId, profile: v }); status('已切换'); await load();
     }));

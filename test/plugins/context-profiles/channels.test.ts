@@ -44,11 +44,13 @@ const loggedKinds = (host: TestHost) => host.session.events
   .filter((kind) => kind !== 'plugin');
 
 describe('channels (CP-28, CP-29)', () => {
-  it('CP-28 timeContext and workspaceInstructions drop both instruction kinds and time samples, nothing else; never logged', async () => {
+  it('CP-28 CP-30 timeContext and workspaceInstructions drop both instruction kinds and time samples, nothing else; never logged', async () => {
     const { host } = mount(homeWith({ workspaceInstructions: 'off', timeContext: 'off' }), { instructions: true });
     await host.run('hi', reply);
     expect(loggedKinds(host)).toEqual(['user', 'other-kind']);
     expect(JSON.stringify(host.requests[0]!.messages)).not.toContain('project rules');
+    // CP-30: channels do not touch runtime contexts: the snapshot still enters.
+    expect(JSON.stringify(host.requests[0]!.messages)).toContain('Current runtime context.');
   });
 
   it('CP-28 with no channels off every message enters (the workspace-context plugin emits agent-instructions)', async () => {

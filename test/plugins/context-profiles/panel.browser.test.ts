@@ -31,8 +31,13 @@ function deployment(host: TestHost): void {
   host.ctx.systemPrompt.section({ name: 'deployment:persona-suffix', order: 10200, text: 'SUFFIX' });
 }
 
+/** The model fails the first request for the widget's description, so the panel shows the retry path. */
 function session(home: string, sessionId: string): TestHost {
-  const model = new TestCompletion((r) => `译:${r.prompt}`);
+  let widgetFailures = 1;
+  const model = new TestCompletion((r) => {
+    if (r.prompt.startsWith('A third-party plugin tool') && widgetFailures-- > 0) throw new Error('model busy');
+    return `译:${r.prompt}`;
+  });
   const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, sessionId, model });
   for (const def of [...hostTools(), ...mcpTools().slice(0, 2)]) host.ctx.tools.register(def);
   deployment(host);
@@ -88,6 +93,14 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
       await tid('lang-mcp__github__get_issue').click();
       expect(await tid('tool-row-mcp__github__get_issue').locator('.desc').textContent()).toBe(long);
       expect(await page.evaluate((k) => localStorage.getItem(k), LANG_KEY)).toBe('{"mcp__github__get_issue":"orig"}');
+      // A failed translation says so; a click retries.
+      await expect.poll(() => tid('lang-third_party_widget').textContent()).toBe('翻译失败');
+      await tid('lang-third_party_widget').click();
+      await expect.poll(() => tid('tool-row-third_party_widget').locator('.desc').textContent()).toBe('译:A third-party plugin tool without an MCP server.');
+      expect(await tid('lang-third_party_widget').textContent()).toBe('文A');
+      // Hovering the custom row shows the current input.
+      await tid('rule-custom-text').fill('line one\nline two');
+      expect(await tid('rule-custom').locator('xpath=..').getAttribute('title')).toBe('line one\nline two');
       // Descriptions wrap instead of being cut.
       expect(await tid('tool-row-mcp__github__get_issue').locator('.desc').evaluate((e) => [getComputedStyle(e).whiteSpace, getComputedStyle(e).textOverflow])).toEqual(['normal', 'clip']);
 
@@ -104,6 +117,7 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
       const file = JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8'));
       const lean = file.profiles.find((p: { id: string }) => p.id === 'lean');
       expect([lean.tools, lean.sections, file.sessions]).toEqual([{ grep: 'defer' }, { 'harness:identity': false }, { 'session-1': 'lean' }]);
+      expect(file.baseline.custom).toEqual({ enabled: false, text: 'line one\nline two' });
 
       // The running session does not follow the edit (CP-15); a fresh one gets it.
       await host.run('again', reply);

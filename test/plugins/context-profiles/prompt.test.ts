@@ -202,7 +202,7 @@ describe('runtime contexts (CP-25, CP-26)', () => {
 });
 
 describe('tool guidance across a switch (CP-12, CP-15)', () => {
-  it('CP-15 an explicit switch recomputes tools and guidance; later config edits do not', async () => {
+  it('CP-02 CP-15 an explicit switch recomputes tools and guidance; later config edits do not', async () => {
     const { host, profiles } = await run(homeWith(() => {}));
     profiles.store.save({ profiles: profiles.store.state.profiles.map((p) => (p.id === 'lean' ? { ...p, tools: { grep: 'off' } } : p)) });
     await host.run('edit does not apply', reply);
