@@ -8,7 +8,7 @@ import {
 import { EnvironmentProbe, renderFacts } from './environment.js';
 import { CHANNEL_KINDS, CONTEXT_SWITCHES, ENVIRONMENT_CONTEXT, NONE, type Baseline, type Profile } from './model.js';
 import { StateError } from './normalize.js';
-import { placeholderOf, schemaChars, tokenEstimate } from './placeholders.js';
+import { schemaChars, tokenEstimate } from './placeholders.js';
 import { filterAssembly, registerShadows } from './prompt.js';
 import { deferralSummary, effectiveState, groupOf, overridden, resolveAll, serverOf, type CatalogTool, type Resolution } from './resolve.js';
 import { globalCatalog, SessionTools } from './session.js';
@@ -87,7 +87,7 @@ export class Profiles {
       if (agent !== undefined) await this.#probing.get(agent);
       const out = withFacts(await next(), this.factsOf(agent));
       const root = agent !== undefined ? this.#roots.get(agent.id) : undefined;
-      const filtered = filterAssembly({ assembly: out, context: actx ?? {}, session: root?.agent === agent ? root?.tools : undefined, baseline: this.baselineOf(agent) });
+      const filtered = filterAssembly({ assembly: out, session: root?.agent === agent ? root?.tools : undefined, baseline: this.baselineOf(agent) });
       if (actx?.[BYPASS] === true) return { ...filtered, sections: out.sections.map((s) => filtered.sections.find((f) => f.name === s.name) ?? s) };
       return filtered;
     }, { global: true, prepend: true });
@@ -189,7 +189,7 @@ export class Profiles {
       const server = serverOf(tool);
       return {
         name: def.name, description: def.description, group: groupOf(tool), ...(server !== undefined ? { server } : {}),
-        tokens: tokenEstimate(def), placeholderTokens: tokenEstimate(placeholderOf(def, deferralSummary(this.store.state.profiles[0] ?? emptyProfile, tool))), states,
+        tokens: tokenEstimate(def), states,
       };
     });
   }
@@ -200,8 +200,6 @@ export class Profiles {
   }
 }
 
-const emptyProfile = { id: '', groups: {}, servers: {}, tools: {}, prompt: { prefix: { enabled: true, override: false, text: '' }, suffix: { enabled: true, override: false, text: '' } }, contexts: {}, sections: {} } satisfies Profile;
-
 /** One row of the tool catalog. */
 export interface CatalogEntry {
   name: string;
@@ -209,6 +207,5 @@ export interface CatalogEntry {
   group: string;
   server?: string;
   tokens: number;
-  placeholderTokens: number;
   states: Record<string, { effective: string; overridden: boolean; summary: string }>;
 }

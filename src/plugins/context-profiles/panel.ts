@@ -21,7 +21,7 @@ main{max-width:980px;margin:0 auto;padding:16px;display:grid;gap:16px}
 .tag.inject{color:#1a7f37;border-color:#1a7f37;background:#dafbe1}.tag.defer{color:#9a6700;border-color:#bf8700;background:#fff8c5}
 .tag.hidden{color:#57606a;border-color:#8c959f;background:#f6f8fa}.tag.tokens{color:#57606a;border-color:#d0d7de}
 .sub{font-weight:600;margin-top:8px}hr{border:0;border-top:1px solid #d0d7de}
-textarea{width:100%;min-height:48px}.group{margin-top:10px;font-weight:600}
+textarea{width:100%;min-height:48px}.group{margin-top:10px;font-weight:600}.server{margin-left:16px;font-weight:500}
 #status{color:#57606a}.row button{flex-shrink:0;white-space:nowrap}`;
 
 /** The client script; it receives the built-in translations as JSON. */
@@ -146,7 +146,17 @@ function toolsCard() {
     if (tools.length === 0) continue;
     c.append(el('div', { className: 'group' }, el('span', { textContent: group.label + ' ' }),
       select('group-' + group.id, draft.groups[group.id] || 'on', [['force', '强制开启'], ['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { draft.groups[group.id] = v; })));
-    for (const tool of tools) {
+    let server;
+    // Tools without a server first, then one block per server (code-point order); stable within.
+    const key = (t) => (t.server === undefined ? '' : ' ' + t.server);
+    for (const tool of tools.slice().sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))) {
+      if (tool.server !== undefined && tool.server !== server) {
+        // A server header: its state only, no summary editor (CP-UI-05).
+        server = tool.server;
+        const name = server;
+        c.append(el('div', { className: 'group server' }, el('span', { textContent: 'server ' + name + ' ' }),
+          select('server-' + name, draft.servers[name] || 'on', [['force', '强制开启'], ['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { draft.servers[name] = v; })));
+      }
       const st = tool.states[editing];
       const tag = el('span', { className: 'tag ' + st.effective, textContent: STATE_LABEL[st.effective] });
       tag.dataset.testid = 'state-' + tool.name;

@@ -3,7 +3,7 @@
 // `system-prompt/assemble` waterfall, and the agent-scope context shadows that keep `refreshContext`
 // from re-adding a disabled required context.
 
-import type { Agent, AssembleContext, Context, PromptAssembly } from '../../host/index.js';
+import type { Agent, Context, PromptAssembly } from '../../host/index.js';
 import {
   ADDITIONAL_RULES, CONTEXT_SWITCHES, PERSONA_PREFIX, PERSONA_PREFIX_ORDER, PERSONA_SUFFIX, PERSONA_SUFFIX_ORDER, RULE_TEXTS,
   type AdditionalRule, type Baseline, type Profile, type Slot,
@@ -14,7 +14,7 @@ const SWITCHABLE_CONTEXTS = new Set(CONTEXT_SWITCHES.map((c) => c.name));
 
 /** CP-22: the text an additional rule contributes under `baseline` ('' = not sent). */
 export function ruleText(rule: AdditionalRule, baseline: Baseline): string {
-  if (rule.key === 'custom') return baseline.custom.enabled ? baseline.custom.text.trim() === '' ? '' : baseline.custom.text : '';
+  if (rule.key === 'custom') return baseline.custom.enabled && baseline.custom.text.trim() !== '' ? baseline.custom.text : '';
   return baseline[rule.key] ? RULE_TEXTS[rule.key] : '';
 }
 
@@ -67,7 +67,6 @@ export function registerShadows(agent: Agent, profile: Profile): () => void {
 /** Options of one assemble pass. */
 export interface FilterInput {
   readonly assembly: PromptAssembly;
-  readonly context: AssembleContext;
   readonly session: PromptSession | undefined;
   readonly baseline: Baseline;
 }

@@ -110,7 +110,7 @@ describe('routes (CP-37)', () => {
   it('CP-36 CP-37 POST /translate: cached by exact text, one model call per text, serialized, file written', async () => {
     let inFlight = 0;
     let most = 0;
-    const { base, home, model } = await serve({
+    const { base, home, model, host } = await serve({
       answer: async (text) => {
         most = Math.max(most, ++inFlight);
         await new Promise((r) => setTimeout(r, 5));
@@ -118,6 +118,7 @@ describe('routes (CP-37)', () => {
         return `译:${text}`;
       },
     });
+    const logged = host.session.events.length;
     const post = (text: string) => call(base, 'POST', '/session-context-config/api/translate', { body: JSON.stringify({ text }) });
     const results = await Promise.all([post('Alpha.'), post('Beta.'), post('Alpha.')]);
     expect(results.map((r) => r.json)).toEqual([{ ok: true, zh: '译:Alpha.' }, { ok: true, zh: '译:Beta.' }, { ok: true, zh: '译:Alpha.' }]);
@@ -125,6 +126,8 @@ describe('routes (CP-37)', () => {
     expect(JSON.parse(readFileSync(join(home, 'session-context-config-translations.json'), 'utf8'))).toEqual({ 'Alpha.': '译:Alpha.', 'Beta.': '译:Beta.' });
     expect((await post('Alpha. ')).json).toEqual({ ok: true, zh: '译:Alpha.' }); // a different key: translated again
     expect(model.requests).toHaveLength(3);
+    // Translation never touches a session record.
+    expect(host.session.events.length).toBe(logged);
   });
 
   it('CP-37 a failing model gives ok:false and caches nothing', async () => {

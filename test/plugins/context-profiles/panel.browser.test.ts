@@ -104,6 +104,9 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
       // Descriptions wrap instead of being cut.
       expect(await tid('tool-row-mcp__github__get_issue').locator('.desc').evaluate((e) => [getComputedStyle(e).whiteSpace, getComputedStyle(e).textOverflow])).toEqual(['normal', 'clip']);
 
+      // MCP tools sit under their server's header, which has a state select and no summary editor.
+      expect(await tid('server-github').inputValue()).toBe('on');
+      expect(await tid('server-github').locator('xpath=..').locator('input, textarea').count()).toBe(0);
       // Edit lean: grep → deferred, harness:identity off; save.
       await tid('tool-grep').selectOption('defer');
       await tid('section-harness:identity').uncheck();
