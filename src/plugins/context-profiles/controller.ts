@@ -104,7 +104,7 @@ export class Profiles {
     if (id !== NONE) {
       profile = this.store.profile(id);
       if (profile === undefined) this.ctx.logger.warn('context-profiles: session %s names profile "%s", which does not exist; the session is left unprocessed', agent.id, id);
-      else this.store.recordFirst(agent.id, id);
+      else this.#record(agent.id, id);
     }
     const tools = new SessionTools(this.ctx, agent, profile);
     const root: Root = { agent, tools, undoShadows: profile !== undefined ? registerShadows(agent, profile) : () => {} };
@@ -112,6 +112,15 @@ export class Profiles {
     tools.refresh();
     // CP-29: registered per agent, prepended, so it stays outermost whatever registered before.
     agent.ctx.on(HostEvent.agentPreStep, (event: PreStepEvent, next: () => Promise<PreStepDecision>) => this.#channels(event, next), { prepend: true });
+  }
+
+  /** CP-14: a record that cannot be written is logged; it must never veto the agent (a throw would). */
+  #record(sessionId: string, profileId: string): void {
+    try {
+      this.store.recordFirst(sessionId, profileId);
+    } catch (error) {
+      this.ctx.logger.warn('context-profiles: could not record profile "%s" for session %s: %s', profileId, sessionId, error instanceof Error ? error.message : String(error));
+    }
   }
 
   #disposed(agent: Agent): void {

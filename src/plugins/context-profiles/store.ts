@@ -45,6 +45,8 @@ export class StateStore {
   readonly path: string;
   #state: State = defaultState();
   #report: LoadReport = { kind: 'missing' };
+  /** Set when an unreadable file could not be moved aside: every write is refused. */
+  #frozen: string | undefined;
 
   constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFs as unknown as StoreIo) {
     this.path = join(home, STATE_FILE);
@@ -98,14 +100,22 @@ export class StateStore {
     const reason = error instanceof Error ? error.message : String(error);
     let keptAt = source + CORRUPT_SUFFIX;
     for (let n = 1; this.io.existsSync(keptAt); n++) keptAt = `${source}${CORRUPT_SUFFIX}.${n}`;
-    this.io.renameSync(source, keptAt);
-    this.logger.warn('context-profiles: %s could not be read (%s); it was kept as %s and the defaults are in use', source, reason, keptAt);
     this.#state = defaultState();
+    try {
+      this.io.renameSync(source, keptAt);
+    } catch (renameError) {
+      // The unreadable file must survive: with no copy aside, nothing may be written over it.
+      this.#frozen = `${source} could not be read (${reason}) nor moved aside (${renameError instanceof Error ? renameError.message : String(renameError)})`;
+      this.logger.warn('context-profiles: %s; the defaults are in use and nothing will be saved', this.#frozen);
+      return (this.#report = { kind: 'corrupt', keptAt: source, reason });
+    }
+    this.logger.warn('context-profiles: %s could not be read (%s); it was kept as %s and the defaults are in use', source, reason, keptAt);
     return (this.#report = { kind: 'corrupt', keptAt, reason });
   }
 
   /** CP-31 [R]: temp file in the same directory, fsync, rename; the old file stays intact on failure. */
   #write(state: State): void {
+    if (this.#frozen !== undefined) throw new StateError(`not saving: ${this.#frozen}`, 503);
     const { io } = this;
     io.mkdirSync(this.home, { recursive: true });
     const temp = `${this.path}.${process.pid}.${++tempCounter}.tmp`;

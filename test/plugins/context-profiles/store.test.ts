@@ -207,6 +207,17 @@ describe('a corrupt state file (CP-31)', () => {
       expect(new StateStore(dir, logger).load()).toEqual({ kind: 'corrupt', keptAt: join(dir, `${FILE}.corrupt`), reason });
     }
   });
+
+  it('CP-31 a corrupt file that cannot be moved aside is never written over', () => {
+    const dir = home();
+    writeFileSync(join(dir, FILE), 'not json');
+    const stuck: StoreIo = { ...(fs as unknown as StoreIo), renameSync: () => { throw new Error('read-only'); } };
+    const store = new StateStore(dir, logger, stuck);
+    expect(store.load()).toMatchObject({ kind: 'corrupt', keptAt: join(dir, FILE) });
+    expect(() => store.save({ lastUsedId: 'lean' })).toThrow(`not saving: ${join(dir, FILE)} could not be read (`);
+    expect(() => store.recordFirst('s', 'lean')).toThrow('not saving');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe('not json');
+  });
 });
 
 describe('session records (CP-14)', () => {

@@ -188,3 +188,14 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
     expect(placeholderOf(def, 'S').execute).toBe(def.execute);
   });
 });
+
+describe('a state file that cannot be written (CP-14)', () => {
+  it('CP-14 a failed session record is logged and the session still gets its profile', async () => {
+    const dir = homeWith('lean');
+    const { host, profiles } = mountHost(dir, { tools: hostTools() });
+    Object.defineProperty(profiles.store, 'recordFirst', { value: () => { throw new Error('disk full'); } });
+    await host.run('hi', reply);
+    expect(names(host.requests[0]!.tools)).not.toContain('plan');
+    expect(host.logs.map((l) => l.message)).toEqual(['context-profiles: could not record profile "lean" for session session-1: disk full']);
+  });
+});
