@@ -99,3 +99,27 @@ export const COMPACTION_PLUGIN = 'compact';
 /** The runtime-context snapshot's plugin name and intro (contract §6 step 2c). */
 export const RUNTIME_CONTEXT_PLUGIN = '@deepseek-ai/dsh-system-prompt';
 export const RUNTIME_CONTEXT_INTRO = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.';
+
+/** Message source kinds of DSH's instruction loader (current and older) and its time sampler (seed 004). */
+export const InstructionSourceKind = { current: 'agent-instructions', legacy: 'workspace-instructions' } as const;
+export const TIME_CONTEXT_KIND = 'time-context';
+
+/** System-prompt section names DSH registers that plugins refer to (seed 004). */
+export const HostSection = {
+  identity: 'harness:identity',
+  personaPrefix: 'deployment:persona-prefix',
+  personaSuffix: 'deployment:persona-suffix',
+} as const;
+
+/**
+ * Runtime-context names DSH registers (seed 004 names the first two; the rest are our spelling of
+ * the contexts it describes). [uncertain: sandbox, approval, delegation depth, Web GUI]
+ */
+export const HostContextName = {
+  workingDirectory: 'working-directory:current',
+  sandboxPolicy: 'sandbox:policy',
+  approvalPolicy: 'approval:policy',
+  delegationDepth: 'subagent:delegation-depth',
+  harnessSource: 'harness:source',
+  webGui: 'app:web-gui',
+} as const;

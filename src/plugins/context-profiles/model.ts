@@ -2,6 +2,8 @@
 // table, the three built-in profiles, the switchable runtime contexts and the global additional
 // rules. Pure data and constructors; resolution is in resolve.ts, normalization in normalize.ts.
 
+import { HostContextName, HostSection, InstructionSourceKind, TIME_CONTEXT_KIND } from '../../host/index.js';
+
 /** A group or server state: force-on / on / defer / hidden (CP-03; `'force'` is [R]). */
 export type GroupState = 'force' | 'on' | 'defer' | 'off';
 /** A tool's own state (3 states). */
@@ -125,8 +127,8 @@ export function defaultState(): State {
 }
 
 /** CP-18: the two persona slots, their section names and orders. */
-export const PERSONA_PREFIX = 'deployment:persona-prefix';
-export const PERSONA_SUFFIX = 'deployment:persona-suffix';
+export const PERSONA_PREFIX = HostSection.personaPrefix;
+export const PERSONA_SUFFIX = HostSection.personaSuffix;
 export const PERSONA_PREFIX_ORDER = 0;
 export const PERSONA_SUFFIX_ORDER = 10200;
 
@@ -175,19 +177,20 @@ export const RULE_TEXTS: Readonly<Record<'contract' | 'cardReceipt' | 'untrusted
 
 /** CP-25: the switchable runtime contexts (names not in the seed are host constants, [R]). */
 export const CONTEXT_SWITCHES: readonly { readonly name: string; readonly label: string }[] = [
-  { name: 'working-directory:current', label: '当前工作目录' },
-  { name: 'sandbox:policy', label: '沙箱 / 文件策略' },
-  { name: 'approval:policy', label: '审批策略' },
-  { name: 'subagent:delegation-depth', label: '子代理委派深度' },
+  { name: HostContextName.workingDirectory, label: '当前工作目录' },
+  { name: HostContextName.sandboxPolicy, label: '沙箱 / 文件策略' },
+  { name: HostContextName.approvalPolicy, label: '审批策略' },
+  { name: HostContextName.delegationDepth, label: '子代理委派深度' },
   { name: 'session-context-config:environment', label: '环境事实' },
-  { name: 'harness:source', label: 'DSH 源码 checkout' },
-  { name: 'app:web-gui', label: 'DSH Web GUI 地址' },
+  { name: HostContextName.harnessSource, label: 'DSH 源码 checkout' },
+  { name: HostContextName.webGui, label: 'DSH Web GUI 地址' },
 ];
+/** CP-25/CP-27: the context this plugin registers (its name is the seed's). */
 export const ENVIRONMENT_CONTEXT = 'session-context-config:environment';
-export const WORKING_DIRECTORY_CONTEXT = 'working-directory:current';
+export const WORKING_DIRECTORY_CONTEXT = HostContextName.workingDirectory;
 
 /** CP-28: channel keys and the message source kinds each filters. */
 export const CHANNEL_KINDS: Readonly<Record<'workspaceInstructions' | 'timeContext', readonly string[]>> = {
-  workspaceInstructions: ['agent-instructions', 'workspace-instructions'],
-  timeContext: ['time-context'],
+  workspaceInstructions: [InstructionSourceKind.current, InstructionSourceKind.legacy],
+  timeContext: [TIME_CONTEXT_KIND],
 };
