@@ -8,6 +8,9 @@ import type { Effective, Profile } from './model.js';
 import { placeholderOf, TOOL_SEARCH, toolSearchTool } from './placeholders.js';
 import { deferralSummary, effectiveState, type CatalogTool } from './resolve.js';
 
+/** Refresh passes in one `refresh` call at most. */
+const MAX_PASSES = 4;
+
 /** Tools the profile never touches: the host's Code Mode composite and our own search tool. */
 const UNMANAGED = new Set([CODE_MODE_TOOL, TOOL_SEARCH]);
 
@@ -77,10 +80,14 @@ export class SessionTools {
     }
     this.#refreshing = true;
     try {
+      // Our own registrations emit tools/change; the pass after them finds nothing to do. A host whose
+      // registry keeps changing under us must not spin the loop forever.
+      let passes = 0;
       do {
         this.#again = false;
         this.#apply();
-      } while (this.#again);
+      } while (this.#again && ++passes < MAX_PASSES);
+      if (this.#again) this.ctx.logger.warn('context-profiles: the tool set kept changing during %d refresh passes; the next tools/change refreshes again', MAX_PASSES);
     } finally {
       this.#refreshing = false;
     }
