@@ -92,14 +92,14 @@ function binary(root: string, name: string, files: readonly string[], versionArg
   return { error: `${name} ${wanted} does not run on this machine:\n${errors.join('\n')}` };
 }
 
+/** playwright-core is a devDependency (a small JS library, shared with the context-profiles panel test). */
 function playwrightCore(root: string): Tool {
-  const manifestPath = join(root, TOOLS_DIR, 'package.json');
   try {
-    const require = createRequire(manifestPath);
+    const require = createRequire(join(root, 'package.json'));
     const version = (require('playwright-core/package.json') as { version: string }).version;
     return { path: require.resolve('playwright-core'), version };
   } catch (error) {
-    return { error: `playwright-core is not installed in ${join(root, TOOLS_DIR)}: ${String(error)}` };
+    return { error: `playwright-core (a devDependency) is not installed in ${root}/node_modules; run npm ci: ${String(error)}` };
   }
 }
 

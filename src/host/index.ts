@@ -6,6 +6,7 @@ export type * from './agent.js';
 export type * from './session.js';
 export type * from './tools.js';
 export type * from './prompt.js';
+export type * from './http.js';
 export type { FileSystem, FsDirEntry, FsEdit, FsEditOutcome, FsErrorCode, FsInfo, FsPathInfo, FsTarget, FsTargetKey, FsVersion, FsWriteExpectation, FsWriteOutcome } from './fs.js';
 export { FsError, throwIfFsAborted } from './fs.js';
 export type { ContentBlock, ContextForm, JsonValue, Message, MessageId, MessageSource, SessionId, TextBlock, UserMessage } from './message.js';

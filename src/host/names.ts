@@ -84,6 +84,10 @@ export const HostService = {
   spill: 'spill',
   /** The model registry; plugins read model capabilities (`resolveModelInfo`) through it. */
   llm: 'llm',
+  /** HTTP route registration behind the connection trust fence. [uncertain: name not in the contract] */
+  http: 'http',
+  /** Completion through the current profile's default model. [uncertain: name not in the contract] */
+  model: 'model',
 } as const;
 
 /** DSH's first-party file tools (package tool-fs); each takes `file_path`. */
@@ -111,3 +115,26 @@ export const RUNTIME_CONTEXT_INTRO = 'Current runtime context. This snapshot sup
  * migration inserted events, so a seq is only meaningful together with the format it was read in).
  */
 export const SESSION_FORMAT_VERSION = 3;
+/** Message source kinds of DSH's instruction loader (current and older) and its time sampler (seed 004). */
+export const InstructionSourceKind = { current: 'agent-instructions', legacy: 'workspace-instructions' } as const;
+export const TIME_CONTEXT_KIND = 'time-context';
+
+/** System-prompt section names DSH registers that plugins refer to (seed 004). */
+export const HostSection = {
+  identity: 'harness:identity',
+  personaPrefix: 'deployment:persona-prefix',
+  personaSuffix: 'deployment:persona-suffix',
+} as const;
+
+/**
+ * Runtime-context names DSH registers (seed 004 names the first two; the rest are our spelling of
+ * the contexts it describes). [uncertain: sandbox, approval, delegation depth, Web GUI]
+ */
+export const HostContextName = {
+  workingDirectory: 'working-directory:current',
+  sandboxPolicy: 'sandbox:policy',
+  approvalPolicy: 'approval:policy',
+  delegationDepth: 'subagent:delegation-depth',
+  harnessSource: 'harness:source',
+  webGui: 'app:web-gui',
+} as const;

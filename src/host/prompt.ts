@@ -25,6 +25,12 @@ export interface PromptContext {
   readonly name: string;
   readonly order: number;
   readonly text: string | ((ctx: AssembleContext) => string);
+  /**
+   * A required context is put back by the host's `refreshContext` re-check when an assemble
+   * listener removed it; a same-named agent-scoped registration without it shadows the flag.
+   * [uncertain: the contract does not spell the field; seed 004 describes its behaviour.]
+   */
+  readonly required?: boolean;
 }
 
 export interface PromptAssembly {

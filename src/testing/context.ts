@@ -5,6 +5,7 @@
 
 import type { Context, ListenerOptions, Logger } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
+import type { ModelCompletion } from '../host/http.js';
 import { HostEvent, HostService } from '../host/names.js';
 import type { SystemPrompt } from '../host/prompt.js';
 import { HOST_RUNTIME_SERVICE, type HostRuntime } from '../host/runtime.js';
@@ -12,6 +13,7 @@ import type { LlmService } from '../host/model.js';
 import type { SpillStore } from '../host/spill.js';
 import type { ToolExecutionInput, ToolExecutionResult, ToolRuntime } from '../host/tools.js';
 import type { EventBus, Fiber } from './events.js';
+import type { TestHttp } from './http.js';
 import type { PromptRegistry } from './prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
 
@@ -27,6 +29,10 @@ export interface HostCore {
   readonly spill?: SpillStore;
   /** The model registry, when the host knows its models' capabilities. */
   readonly llm?: LlmService;
+  /** HTTP route registration (X-12). */
+  readonly http: TestHttp;
+  /** Model completion, when the test provides one. */
+  readonly model: ModelCompletion | undefined;
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>;
 }
 
@@ -84,6 +90,10 @@ export class TestContext implements Context {
         return this.core.spill;
       case HostService.llm:
         return this.core.llm;
+      case HostService.http:
+        return this.core.http;
+      case HostService.model:
+        return this.core.model;
       case HOST_RUNTIME_SERVICE:
         return this.core.runtime;
       default:

@@ -16,6 +16,8 @@ import { TestContext, type HostCore } from './context.js';
 import { EventBus, Fiber } from './events.js';
 import { fileTools } from './file-tools.js';
 import { createRecordingLogger, type LogEntry } from './logger.js';
+import { TestHttp } from './http.js';
+import type { ModelCompletion } from '../host/http.js';
 import { drive } from './loop.js';
 import { createMemoryFileSystem, type MemoryFileSystem } from './memfs.js';
 import { modelRegistry, ScriptedModel, type ModelRequest, type StepScript } from './model.js';
@@ -35,6 +37,8 @@ export interface TestHostOptions {
   readonly fs?: FileSystem;
   /** Sets `DSH_HOME` in the host runtime's environment. */
   readonly dshHome?: string;
+  /** Model completion the host offers plugins (X-12); none by default. */
+  readonly model?: ModelCompletion;
   /** The OS home `~` expands to; default `/home/user`. */
   readonly homedir?: string;
   /** The process cwd; default `/`. */
@@ -141,6 +145,8 @@ export class TestHost<F extends FileSystem = FileSystem> {
       },
       ...(options.spill !== undefined && options.spill.store !== false ? { spill: this.spillStore } : {}),
       ...(options.models !== undefined ? { llm: modelRegistry(options.models) } : {}),
+      http: new TestHttp(),
+      model: options.model,
       execute: (input: ToolExecutionInput) => executeTool(pipeline, input),
     };
     this.ctx = new TestContext(this.core, new Fiber('host'), createRecordingLogger('host', this.logs), undefined);
@@ -166,6 +172,11 @@ export class TestHost<F extends FileSystem = FileSystem> {
     const n = (this.#counters.get(prefix) ?? 0) + 1;
     this.#counters.set(prefix, n);
     return `${prefix}-${n}`;
+  }
+
+  /** Routes plugins mounted through the `http` service; `listen()` serves them on loopback. */
+  get http(): TestHttp {
+    return this.core.http;
   }
 
   /** The current session (a new object after `resume()`, over the same log). */

@@ -27,3 +27,4 @@ export type { LogEntry, LogLevel } from './logger.js';
 export { ConfigValidationError, assertPluginModule, validateConfig } from './plugins.js';
 export { MemorySpillStore, spillContent } from './spill.js';
 export type { SpillOptions } from './spill.js';
+export { TestCompletion, TestHttp } from './http.js';

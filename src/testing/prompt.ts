@@ -103,9 +103,28 @@ export class PromptRegistry {
     };
     const agent = ctx.agent as Agent | undefined;
     const assembled = await this.bus.waterfall<Promise<PromptAssembly>>(HostEvent.systemPromptAssemble, agent, [base, ctx], async () => base);
-    if (complete !== undefined) return { ...assembled, sections: base.sections };
-    return assembled;
+    const refreshed = refreshContexts(assembled, ordered(merged((l) => l.contexts)), (c) => render(c, 'runtime context'));
+    if (complete !== undefined) return { ...refreshed, sections: base.sections };
+    return refreshed;
   }
+}
+
+/**
+ * The host's `refreshContext` re-check: a `required` context (after agent-scope shadowing) that a
+ * listener removed is put back, in registration order among the contexts that stayed.
+ */
+function refreshContexts(assembly: PromptAssembly, registered: PromptContext[], render: (c: PromptContext) => { name: string; text: string }): PromptAssembly {
+  const present = new Set(assembly.contexts.map((c) => c.name));
+  const missing = registered.filter((c) => c.required === true && !present.has(c.name));
+  if (missing.length === 0) return assembly;
+  const back = new Set(missing.map((c) => c.name));
+  const contexts = registered.flatMap((c) => {
+    if (back.has(c.name)) return [render(c)].filter((r) => r.text !== '');
+    return assembly.contexts.filter((a) => a.name === c.name);
+  });
+  // Contexts a listener added (not registered) keep their place at the end.
+  const known = new Set(registered.map((c) => c.name));
+  return { ...assembly, contexts: [...contexts, ...assembly.contexts.filter((a) => !known.has(a.name))] };
 }
 
 /** The system prompt text of an assembly: sections joined by a blank line. */

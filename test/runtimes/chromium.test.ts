@@ -1,5 +1,5 @@
 // examples/browser/ in headless Chromium (Debian's /usr/bin/chromium, driven by the pinned
-// playwright-core from .test-tools/), served over loopback HTTP so the page fetches the .wasm.
+// playwright-core devDependency), served over loopback HTTP so the page fetches the .wasm.
 
 import { inject } from 'vitest';
 import { runBrowserExample } from '../../bench/runtime-tools.js';

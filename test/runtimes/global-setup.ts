@@ -1,5 +1,5 @@
-// Vitest global setup: makes sure Deno, Bun and playwright-core are installed (pinned, in
-// .test-tools/, see bench/runtime-tools.ts) before any test runs, and hands every test what was
+// Vitest global setup: makes sure Deno and Bun are installed (pinned, in .test-tools/, see
+// bench/runtime-tools.ts) and finds playwright-core and Chromium before any test runs; hands every test what was
 // found. A tool that cannot be installed or started is not an error here: the runtime test that
 // needs it fails, with the reason, and every other test runs as usual.
 

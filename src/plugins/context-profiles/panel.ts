@@ -1,0 +1,213 @@
+// The panel (spec CP-UI-01..CP-UI-06): one self-contained page served at `/session-context-config/`
+// that works only through the API. Cards follow the messages of the final request; every
+// configurable item is a checkbox (or select) with its description. Untrusted text (tool
+// descriptions, section names) is only ever set through textContent.
+
+import { BUILTIN_TRANSLATIONS } from './translations.js';
+
+/** CP-UI-06: where the per-tool language choice is kept. */
+export const LANG_KEY = 'dsh-session-context-config:tool-lang';
+
+const STYLE = `
+body{font:14px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1f2328}
+header{display:flex;gap:12px;align-items:center;padding:10px 16px;background:#fff;border-bottom:1px solid #d0d7de;position:sticky;top:0}
+main{max-width:980px;margin:0 auto;padding:16px;display:grid;gap:16px}
+.card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:12px 16px}
+.card h2{font-size:15px;margin:0 0 8px;display:flex;justify-content:space-between}
+.role{font:12px monospace;color:#57606a;border:1px solid #d0d7de;border-radius:10px;padding:0 8px}
+.row{display:flex;gap:8px;align-items:flex-start;padding:4px 0}
+.row .desc{color:#57606a;white-space:normal;overflow-wrap:anywhere}
+.tag{display:inline-block;border:1px solid;border-radius:10px;padding:0 8px;font-size:12px;margin-left:4px;white-space:nowrap}
+.tag.inject{color:#1a7f37;border-color:#1a7f37;background:#dafbe1}.tag.defer{color:#9a6700;border-color:#bf8700;background:#fff8c5}
+.tag.hidden{color:#57606a;border-color:#8c959f;background:#f6f8fa}.tag.tokens{color:#57606a;border-color:#d0d7de}
+.sub{font-weight:600;margin-top:8px}hr{border:0;border-top:1px solid #d0d7de}
+textarea{width:100%;min-height:48px}.group{margin-top:10px;font-weight:600}.server{margin-left:16px;font-weight:500}
+#status{color:#57606a}.row button{flex-shrink:0;white-space:nowrap}`;
+
+/** The client script; it receives the built-in translations as JSON. */
+const SCRIPT = String.raw`
+const API = '/session-context-config/api';
+const LANG_KEY = ${JSON.stringify(LANG_KEY)};
+const BUILTIN = JSON.parse(document.getElementById('builtin').textContent);
+const sessionId = new URLSearchParams(location.search).get('id');
+const STATE_LABEL = { inject: '开启', defer: '延迟', hidden: '隐藏' };
+const OWN_LABEL = { on: '开启', defer: '延迟', off: '隐藏' };
+let data, editing, draft, baseline, session;
+const translated = {};
+const el = (tag, props = {}, ...kids) => { const e = Object.assign(document.createElement(tag), props); for (const k of kids) e.append(k); return e; };
+const langs = () => { try { return JSON.parse(localStorage.getItem(LANG_KEY) || '{}'); } catch { return {}; } };
+async function api(path, body) {
+  const res = await fetch(API + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = await res.json();
+  if (!res.ok) throw new Error(json.error || res.status);
+  return json;
+}
+function status(text) { document.getElementById('status').textContent = text; }
+function checkbox(testid, checked, onchange, label, title) {
+  const box = el('input', { type: 'checkbox', checked });
+  box.dataset.testid = testid;
+  box.addEventListener('change', () => { onchange(box.checked); status('未保存'); });
+  const row = el('label', { className: 'row' }, box, el('span', { textContent: label }));
+  if (title !== undefined) row.title = title;
+  return row;
+}
+function card(title, role, testid) {
+  const c = el('section', { className: 'card' }, el('h2', {}, el('span', { textContent: title }), el('span', { className: 'role', textContent: 'role: ' + role })));
+  c.dataset.testid = testid;
+  return c;
+}
+function slot(name, key, label) {
+  const s = draft.prompt[key];
+  const text = el('textarea', { value: s.text });
+  text.dataset.testid = 'slot-text-' + key;
+  text.addEventListener('input', () => { s.text = text.value; status('未保存'); });
+  return el('div', {}, checkbox('slot-' + key, s.enabled, (v) => { s.enabled = v; }, name + ' · ' + label),
+    checkbox('slot-override-' + key, s.override, (v) => { s.override = v; }, '覆盖部署文本'), text);
+}
+function systemCard() {
+  const c = card('系统提示词', 'developer', 'card-system');
+  for (const name of data.sections) {
+    if (name.startsWith('tool:') || name.startsWith('session-context-config:')) continue;
+    if (name === 'deployment:persona-prefix') { c.append(slot(name, 'prefix', '人设前缀')); continue; }
+    if (name === 'deployment:persona-suffix') { c.append(slot(name, 'suffix', '人设后缀')); continue; }
+    c.append(checkbox('section-' + name, draft.sections[name] !== false, (v) => { if (v) delete draft.sections[name]; else draft.sections[name] = false; }, name));
+  }
+  for (const [name, key, label] of [['deployment:persona-prefix', 'prefix', '人设前缀'], ['deployment:persona-suffix', 'suffix', '人设后缀']]) {
+    if (!data.sections.includes(name)) c.append(slot(name, key, label));
+  }
+  c.append(el('hr'), el('div', { className: 'sub', textContent: '本插件附加 · 全局' }));
+  for (const rule of data.rules) {
+    if (rule.key === 'custom') {
+      const row = checkbox('rule-custom', baseline.custom.enabled, (v) => { baseline.custom.enabled = v; }, rule.label, baseline.custom.text);
+      const text = el('textarea', { value: baseline.custom.text, maxLength: 20000 });
+      text.dataset.testid = 'rule-custom-text';
+      text.addEventListener('input', () => { baseline.custom.text = text.value; row.title = text.value; status('未保存'); });
+      c.append(row, text);
+    } else {
+      c.append(checkbox('rule-' + rule.key, baseline[rule.key], (v) => { baseline[rule.key] = v; }, rule.label, rule.text));
+    }
+  }
+  return c;
+}
+function contextsCard() {
+  const c = card('运行时上下文快照', 'user', 'card-contexts');
+  for (const ctx of data.contexts) c.append(checkbox('context-' + ctx.name, draft.contexts[ctx.name] !== false, (v) => { if (v) delete draft.contexts[ctx.name]; else draft.contexts[ctx.name] = false; }, ctx.label + '(' + ctx.name + ')'));
+  return c;
+}
+function channelCard(title, key, explain, testid) {
+  const c = card(title, 'user', testid);
+  draft.channels = draft.channels || {};
+  c.append(checkbox('channel-' + key, draft.channels[key] !== 'off', (v) => { if (v) delete draft.channels[key]; else draft.channels[key] = 'off'; }, explain));
+  return c;
+}
+function description(tool) {
+  const span = el('span', { className: 'desc' });
+  const button = el('button', { type: 'button', textContent: '文A' });
+  button.dataset.testid = 'lang-' + tool.name;
+  const show = () => {
+    const mode = langs()[tool.name] || 'zh';
+    const zh = BUILTIN[tool.description] ?? translated[tool.description];
+    if (mode === 'orig') { span.textContent = tool.description; button.textContent = '文A'; return; }
+    if (typeof zh === 'string') { span.textContent = zh; button.textContent = '文A'; return; }
+    span.textContent = tool.description;
+    button.textContent = zh === null ? '翻译失败' : '翻译中…';
+  };
+  button.addEventListener('click', () => {
+    if (translated[tool.description] === null) { delete translated[tool.description]; show(); queue(tool, show); return; }
+    const l = langs(); l[tool.name] = (l[tool.name] || 'zh') === 'zh' ? 'orig' : 'zh';
+    localStorage.setItem(LANG_KEY, JSON.stringify(l)); show();
+  });
+  show();
+  if (BUILTIN[tool.description] === undefined && translated[tool.description] === undefined) queue(tool, show);
+  return [span, button];
+}
+let chain = Promise.resolve();
+function queue(tool, show) {
+  // CP-UI-06: one translation request at a time.
+  chain = chain.then(async () => {
+    if (typeof translated[tool.description] === 'string') return show();
+    try { const r = await api('/translate', { text: tool.description }); translated[tool.description] = r.ok ? r.zh : null; }
+    catch { translated[tool.description] = null; }
+    show();
+  });
+}
+function select(testid, value, options, onchange) {
+  const s = el('select');
+  s.dataset.testid = testid;
+  for (const [v, label] of options) s.append(el('option', { value: v, textContent: label, selected: v === value }));
+  s.addEventListener('change', () => { onchange(s.value); status('未保存'); });
+  return s;
+}
+function toolsCard() {
+  const c = card('工具', 'tools', 'card-tools');
+  const saved = data.profiles.find((p) => p.id === editing);
+  for (const group of data.groups) {
+    const tools = data.catalog.filter((t) => t.group === group.id);
+    if (tools.length === 0) continue;
+    c.append(el('div', { className: 'group' }, el('span', { textContent: group.label + ' ' }),
+      select('group-' + group.id, draft.groups[group.id] || 'on', [['force', '强制开启'], ['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { draft.groups[group.id] = v; })));
+    let server;
+    // Tools without a server first, then one block per server (code-point order); stable within.
+    const key = (t) => (t.server === undefined ? '' : ' ' + t.server);
+    for (const tool of tools.slice().sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))) {
+      if (tool.server !== undefined && tool.server !== server) {
+        // A server header: its state only, no summary editor (CP-UI-05).
+        server = tool.server;
+        const name = server;
+        c.append(el('div', { className: 'group server' }, el('span', { textContent: 'server ' + name + ' ' }),
+          select('server-' + name, draft.servers[name] || 'on', [['force', '强制开启'], ['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { draft.servers[name] = v; })));
+      }
+      const st = tool.states[editing];
+      const tag = el('span', { className: 'tag ' + st.effective, textContent: STATE_LABEL[st.effective] });
+      tag.dataset.testid = 'state-' + tool.name;
+      if (st.overridden) tag.title = '生效:' + STATE_LABEL[st.effective] + ' / 本行选择:' + OWN_LABEL[saved.tools[tool.name] || 'on'];
+      const tokens = el('span', { className: 'tag tokens', textContent: '≈' + tool.tokens });
+      tokens.dataset.testid = 'tokens-' + tool.name;
+      const row = el('div', { className: 'row' }, el('code', { textContent: tool.name }), tag, tokens,
+        select('tool-' + tool.name, draft.tools[tool.name] || 'on', [['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { if (v === 'on') delete draft.tools[tool.name]; else draft.tools[tool.name] = v; }),
+        ...description(tool));
+      row.dataset.testid = 'tool-row-' + tool.name;
+      c.append(row);
+    }
+  }
+  return c;
+}
+function render() {
+  draft = structuredClone(data.profiles.find((p) => p.id === editing));
+  baseline = structuredClone(data.baseline);
+  const picker = document.getElementById('profile');
+  picker.replaceChildren(...data.profiles.map((p) => el('option', { value: p.id, textContent: p.name || p.id, selected: p.id === editing })));
+  document.getElementById('cards').replaceChildren(systemCard(), contextsCard(),
+    channelCard('工作区指令', 'workspaceInstructions', '发送工作区指令(AGENTS.md / CLAUDE.md 等,整组开关)', 'card-instructions'),
+    channelCard('时间采样', 'timeContext', '发送时间采样(Time sampled …)', 'card-time'), toolsCard());
+}
+async function load() {
+  data = await api('/state' + (sessionId ? '?id=' + encodeURIComponent(sessionId) : ''));
+  if (!data.profiles.some((p) => p.id === editing)) editing = data.lastUsedId !== 'none' && data.profiles.some((p) => p.id === data.lastUsedId) ? data.lastUsedId : data.profiles[0].id;
+  if (sessionId) {
+    session = await api('/session?id=' + encodeURIComponent(sessionId)).catch(() => undefined);
+    const header = document.getElementById('session');
+    if (session) header.replaceChildren('本会话档位 ', select('session-profile', session.profile, [['none', '不处理'], ...data.profiles.map((p) => [p.id, p.name || p.id])], async (v) => {
+      if (!confirm('切换本会话的档位为 ' + v + '?')) { render(); return; }
+      await api('/session', { id: sessionId, profile: v }); status('已切换'); await load();
+    }));
+  }
+  render();
+}
+document.getElementById('profile').addEventListener('change', (e) => { editing = e.target.value; render(); });
+document.getElementById('save').addEventListener('click', async () => {
+  const profiles = data.profiles.map((p) => (p.id === editing ? draft : p));
+  try { data = await api('/state' + (sessionId ? '?id=' + encodeURIComponent(sessionId) : ''), { profiles, lastUsedId: data.lastUsedId, baseline }); render(); status('已保存'); }
+  catch (error) { status('保存失败:' + error.message); }
+});
+load().catch((error) => status('加载失败:' + error.message));
+`;
+
+/** The page (CP-UI-02). */
+export const PANEL_HTML = `<!doctype html>
+<html lang="zh-CN"><head><meta charset="utf-8"><title>上下文档位</title><style>${STYLE}</style></head>
+<body><header><strong>上下文档位</strong><label>编辑档位 <select id="profile" data-testid="profile"></select></label>
+<span id="session"></span><button id="save" type="button" data-testid="save">保存</button><span id="status" data-testid="status"></span></header>
+<main id="cards"></main>
+<script type="application/json" id="builtin">${JSON.stringify(BUILTIN_TRANSLATIONS).replace(/</g, '\\u003c')}</script>
+<script type="module">${SCRIPT}</script></body></html>`;

@@ -1,0 +1,195 @@
+// The HTTP API on loopback (CP-36..CP-38): routes, the trust fence, JSON-only POST, unknown sessions.
+
+import { request as httpRequest } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { builtinProfiles } from '../../../src/plugins/context-profiles/index.js';
+import { TRANSLATE_SYSTEM } from '../../../src/plugins/context-profiles/translate.js';
+import { createTestHost, TestCompletion } from '../../../src/testing/index.js';
+import { contextProfiles, hostTools, mcpTools, reply } from '../../support/context-profiles.js';
+
+interface Reply { status: number; type: string; json: any; text: string }
+function call(base: string, method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const type = String(res.headers['content-type'] ?? '');
+        resolve({ status: res.statusCode!, type, text, json: type.startsWith('application/json') ? JSON.parse(text) : undefined });
+      });
+    });
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function serve(options: { answer?: (text: string) => string | Promise<string> } = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'cp-'));
+  writeFileSync(join(home, 'session-context-config.json'), JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} }));
+  const model = new TestCompletion((r) => (options.answer ?? ((t: string) => `译:${t}`))(r.prompt));
+  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, model });
+  for (const def of [...hostTools(), ...mcpTools().slice(0, 2)]) host.ctx.tools.register(def);
+  host.use(contextProfiles, {});
+  await host.run('hi', reply);
+  const server = await host.http.listen();
+  closers.push(server.close);
+  return { host, home, model, base: server.url };
+}
+
+describe('routes (CP-37)', () => {
+  it('CP-37 GET /state: profiles, lastUsedId, baseline, the tool catalog and the unfiltered section names', async () => {
+    const { base } = await serve();
+    const r = await call(base, 'GET', '/session-context-config/api/state?id=session-1');
+    expect(r.status).toBe(200);
+    expect([r.json.lastUsedId, r.json.profiles.map((p: { id: string }) => p.id), r.json.baseline.contract]).toEqual(['lean', ['full', 'lean', 'minimal'], true]);
+    expect(r.json.sections).toEqual(['session-context-config:contract', 'session-context-config:card-receipt', 'session-context-config:untrusted-download']);
+    const plan = r.json.catalog.find((t: { name: string }) => t.name === 'plan');
+    expect(plan).toMatchObject({ group: 'orchestration', states: { full: { effective: 'defer', overridden: true }, lean: { effective: 'hidden', overridden: true }, minimal: { effective: 'hidden', overridden: true } } });
+    expect(plan.tokens).toBe(Math.round(0.28 * JSON.stringify({ name: 'plan', description: plan.description, parameters: hostTools().find((t) => t.name === 'plan')!.parameters }).length));
+    expect(r.json.contexts).toHaveLength(7);
+  });
+
+  it('CP-37 POST /state saves normalized profiles; the file follows; a bad save is 400 and writes nothing', async () => {
+    const { base, home } = await serve();
+    const state = (await call(base, 'GET', '/session-context-config/api/state')).json;
+    const profiles = state.profiles.map((p: { id: string }) => (p.id === 'lean' ? { ...p, sections: { 'harness:identity': false, 'tool:read': false }, contexts: { x: true } } : p));
+    const saved = await call(base, 'POST', '/session-context-config/api/state', { body: JSON.stringify({ profiles }) });
+    expect(saved.status).toBe(200);
+    const file = JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8'));
+    expect([file.profiles[1].sections, file.profiles[1].contexts]).toEqual([{ 'harness:identity': false }, {}]);
+    const bad = await call(base, 'POST', '/session-context-config/api/state', { body: JSON.stringify({ profiles: [...profiles, { id: 'none' }] }) });
+    expect([bad.status, bad.json]).toEqual([400, { error: 'profile id "none" is reserved' }]);
+    const broken = await call(base, 'POST', '/session-context-config/api/state', { body: '{' });
+    expect(broken.status).toBe(400);
+    expect(broken.json.error).toMatch(/^request body is not valid JSON: /);
+    expect(JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8'))).toEqual(file);
+  });
+
+  it('CP-37 GET /session reports inject/defer/hidden/loaded; POST /session switches (CP-15) and records it', async () => {
+    const { base, host, home } = await serve();
+    expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json).toEqual({
+      id: 'session-1', profile: 'lean',
+      tools: { grep: 'inject', bash: 'inject', ask_user: 'inject', plan: 'hidden', plugin_manager: 'hidden', cordis_inspect: 'hidden', lsp: 'inject', third_party_widget: 'defer', mcp__github__get_issue: 'defer', mcp__github__create_issue: 'defer', read: 'inject', write: 'inject', edit: 'inject' },
+    });
+    await host.run('load', [{ tools: [{ id: 'c1', name: 'tool_search', input: { query: 'get_issue' } }] }, { text: 'ok' }]);
+    expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json.tools.mcp__github__get_issue).toBe('loaded');
+    const switched = await call(base, 'POST', '/session-context-config/api/session', { body: JSON.stringify({ id: 'session-1', profile: 'minimal' }) });
+    expect([switched.status, switched.json.profile, switched.json.tools.ask_user, switched.json.tools.mcp__github__get_issue]).toEqual([200, 'minimal', 'hidden', 'hidden']);
+    const file = JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8'));
+    expect([file.sessions, file.lastUsedId]).toEqual([{ 'session-1': 'minimal' }, 'minimal']);
+    await host.run('after', reply);
+    expect(host.requests.at(-1)!.tools.map((t) => t.name)).toEqual(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'lsp']);
+  });
+
+  it('CP-37 GET /preview is a dry run; GET /assemble gives placeholder schemas, their characters and the contexts', async () => {
+    const { base } = await serve();
+    const preview = await call(base, 'GET', '/session-context-config/api/preview?id=session-1&profile=full');
+    expect(preview.json).toEqual({
+      inject: ['read', 'write', 'edit', 'grep', 'bash', 'ask_user', 'lsp'],
+      defer: ['plan', 'plugin_manager', 'cordis_inspect', 'third_party_widget', 'mcp__github__get_issue', 'mcp__github__create_issue'],
+      hidden: [],
+    });
+    expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json.profile).toBe('lean');
+    const assembled = (await call(base, 'GET', '/session-context-config/api/assemble?id=session-1')).json;
+    expect(assembled.tools.find((t: { name: string }) => t.name === 'mcp__github__get_issue').description).toBe('Get the details of a single issue in a GitHub repository, including its title, body, state, labels, assignees and milestone.');
+    expect(assembled.chars).toBe(assembled.tools.reduce((n: number, t: object) => n + JSON.stringify({ name: (t as { name: string }).name, description: (t as { description: string }).description, parameters: (t as { parameters: object }).parameters }).length, 0));
+    expect(assembled.contexts).toEqual(['session-context-config:environment']);
+  });
+
+  it('CP-36 CP-37 POST /translate: cached by exact text, one model call per text, serialized, file written', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const { base, home, model, host } = await serve({
+      answer: async (text) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        return `译:${text}`;
+      },
+    });
+    const logged = host.session.events.length;
+    const post = (text: string) => call(base, 'POST', '/session-context-config/api/translate', { body: JSON.stringify({ text }) });
+    const results = await Promise.all([post('Alpha.'), post('Beta.'), post('Alpha.')]);
+    expect(results.map((r) => r.json)).toEqual([{ ok: true, zh: '译:Alpha.' }, { ok: true, zh: '译:Beta.' }, { ok: true, zh: '译:Alpha.' }]);
+    expect([model.requests.map((r) => r.prompt), model.requests[0]!.system, most]).toEqual([['Alpha.', 'Beta.'], TRANSLATE_SYSTEM, 1]);
+    expect(JSON.parse(readFileSync(join(home, 'session-context-config-translations.json'), 'utf8'))).toEqual({ 'Alpha.': '译:Alpha.', 'Beta.': '译:Beta.' });
+    expect((await post('Alpha. ')).json).toEqual({ ok: true, zh: '译:Alpha.' }); // a different key: translated again
+    expect(model.requests).toHaveLength(3);
+    // Translation never touches a session record.
+    expect(host.session.events.length).toBe(logged);
+  });
+
+  it('CP-37 a failing model gives ok:false and caches nothing', async () => {
+    const { base, home } = await serve({ answer: () => Promise.reject(new Error('model down')) });
+    const r = await call(base, 'POST', '/session-context-config/api/translate', { body: JSON.stringify({ text: 'x' }) });
+    expect(r.json).toEqual({ ok: false, error: 'model down' });
+    expect(existsSync(join(home, 'session-context-config-translations.json'))).toBe(false);
+  });
+});
+
+describe('security (CP-38)', () => {
+  it('CP-38 a foreign Host or a cross-site Origin gets 403 on every route; same-origin passes', async () => {
+    const { base } = await serve();
+    const port = new URL(base).port;
+    const fences: Record<string, string>[] = [{ host: `evil.example:${port}` }, { host: `127.0.0.1:${port}`, origin: 'http://evil.example' }, { host: `127.0.0.1:${port}`, origin: `http://localhost:${port}` }];
+    for (const headers of fences) {
+      for (const [method, path] of [['GET', '/session-context-config/api/state'], ['POST', '/session-context-config/api/state'], ['GET', '/session-context-config/']]) {
+        const r = await call(base, method!, path!, { headers, ...(method === 'POST' ? { body: '{}' } : {}) });
+        expect([method, path, r.status, r.json]).toEqual([method, path, 403, { error: 'request failed the connection trust check (Host/Origin)' }]);
+      }
+    }
+    expect((await call(base, 'GET', '/session-context-config/api/state', { headers: { host: `localhost:${port}`, origin: `http://localhost:${port}` } })).status).toBe(200);
+  });
+
+  it('CP-38 a POST that is not application/json gets 415 and changes nothing', async () => {
+    const { base, home } = await serve();
+    const before = readFileSync(join(home, 'session-context-config.json'), 'utf8');
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const r = await call(base, 'POST', '/session-context-config/api/state', { body: '{"lastUsedId":"full"}', headers: { 'content-type': type } });
+      expect([r.status, r.json]).toEqual([415, { error: `POST needs content-type application/json, got ${JSON.stringify(type)}` }]);
+    }
+    expect((await call(base, 'POST', '/session-context-config/api/state', { body: '{"lastUsedId":"full"}', headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(200);
+    expect(readFileSync(join(home, 'session-context-config.json'), 'utf8')).not.toBe(before);
+  });
+
+  it('CP-38 an unknown session id gets 404 on session, preview and assemble; a missing id is 400', async () => {
+    const { base } = await serve();
+    for (const [method, path, body] of [
+      ['GET', '/session-context-config/api/session?id=ghost', undefined],
+      ['POST', '/session-context-config/api/session', JSON.stringify({ id: 'ghost', profile: 'lean' })],
+      ['GET', '/session-context-config/api/preview?id=ghost&profile=lean', undefined],
+      ['GET', '/session-context-config/api/assemble?id=ghost', undefined],
+    ] as const) {
+      const r = await call(base, method, path, body !== undefined ? { body } : {});
+      expect([path, r.status, r.json]).toEqual([path, 404, { error: 'unknown session "ghost"' }]);
+    }
+    expect((await call(base, 'GET', '/session-context-config/api/session')).json).toEqual({ error: 'query parameter "id" is required' });
+    expect((await call(base, 'GET', '/session-context-config/api/preview?id=session-1&profile=ghost')).status).toBe(404);
+    expect((await call(base, 'DELETE', '/session-context-config/api/state')).status).toBe(405);
+    expect((await call(base, 'GET', '/session-context-config/api/nothing')).status).toBe(404);
+  });
+
+  it('CP-38 a host trust fence replaces the loopback fallback', async () => {
+    // The simulated host has no fence, so the fallback decides (see the test above); a fenced host:
+    const host = createTestHost({ dshHome: mkdtempSync(join(tmpdir(), 'cp-')) });
+    const seen: string[] = [];
+    Object.defineProperty(host.http, 'trusted', { value: (req: { headers: { host?: string } }) => (seen.push(req.headers.host ?? ''), req.headers.host === 'app.dsh.internal') });
+    host.use(contextProfiles, {});
+    const server = await host.http.listen();
+    closers.push(server.close);
+    expect((await call(server.url, 'GET', '/session-context-config/api/state')).status).toBe(403);
+    expect((await call(server.url, 'GET', '/session-context-config/api/state', { headers: { host: 'app.dsh.internal' } })).status).toBe(200);
+    expect(seen).toEqual([`127.0.0.1:${new URL(server.url).port}`, 'app.dsh.internal']);
+  });
+});
