@@ -61,3 +61,12 @@ export function positiveInteger(option: string): (value: string) => number {
     return n;
   };
 }
+
+/** Parses a non-negative integer option value (a port), naming the option in a usage error. */
+export function nonNegativeInteger(option: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError(`${option} must be an integer from 0 to 65535.`);
+    return n;
+  };
+}

@@ -4,7 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { CliError, positiveInteger, processEnvironment, resolveWorkspace } from './env.js';
+import { CliError, nonNegativeInteger, positiveInteger, processEnvironment, resolveWorkspace } from './env.js';
+import { serveProfiles } from './profiles.js';
 import { inspect } from './inspect.js';
 import { renderInspect, table } from './report.js';
 import { rulesFor } from './rules.js';
@@ -103,6 +104,22 @@ program.command('bench')
     const environment = processEnvironment();
     const workspace = resolveWorkspace(dir, undefined, environment);
     await benchCommand(workspace.dir, opts, print);
+  });
+
+const profiles = program.command('profiles').description('the context-profiles panel and its API, outside DSH');
+profiles.command('serve')
+  .description('serve the context-profiles panel on loopback for your $DSH_HOME (edits its session-context-config.json)')
+  .option('--port <n>', 'the port on 127.0.0.1 (0: any free port)', nonNegativeInteger('--port'), 4311)
+  .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
+  .addHelpText('after', '\nThe panel lists the tools this package\'s plugins and the first-party file tools register; group and\nserver states apply to every tool DSH has. Stop it with Ctrl-C.')
+  .action(async (opts: { port: number; dshHome?: string }) => {
+    const server = await serveProfiles({ port: opts.port, environment: processEnvironment(), ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}) });
+    print(`context-profiles panel: ${server.url}\nstate file: ${server.stateFile}\n(Ctrl-C to stop)`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => void server.close().then(resolve);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
   });
 
 try {

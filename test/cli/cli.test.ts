@@ -1,7 +1,7 @@
 // The dsh-context binary as a user runs it (issue 9): a subprocess on fixture repositories, asserting
 // output, exit codes and --json shapes, errors included.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -182,5 +182,35 @@ describe('bench', () => {
     const text = cli(['bench', join(base, 'repo'), '--rounds', '1']).stdout;
     expect(text).toMatch(/^dsh-context bench: /);
     expect(text).toMatch(/\n  phase +work +JavaScript +WASM engine +ratio +WASM rate\n  read\+digest /);
+  });
+});
+
+describe('profiles serve', () => {
+  it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'dsh-cli-profiles-'));
+    made.push(home);
+    const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const found = /panel: (http:\/\/127\.0\.0\.1:\d+\/session-context-config\/)/.exec(out);
+        if (found) resolve(found[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    expect(out).toContain(`state file: ${join(home, 'session-context-config.json')}`);
+    const state = (await (await fetch(`${url}api/state`)).json()) as { profiles: { id: string }[]; catalog: { name: string }[] };
+    expect(state.profiles.map((p) => p.id)).toEqual(expect.arrayContaining(['full', 'lean', 'minimal']));
+    expect(state.catalog.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'memory', 'recall_turn']));
+    expect(await (await fetch(url)).text()).toMatch(/^<!doctype html>/i);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('a bad --port is a usage error', () => {
+    const bad = cli(['profiles', 'serve', '--port', '70000']);
+    expect([bad.code, bad.stderr]).toEqual([2, "error: option '--port <n>' argument '70000' is invalid. --port must be an integer from 0 to 65535.\n(run with --help for usage)\n"]);
   });
 });
