@@ -3,40 +3,16 @@
 // runs the plugin's own code with the WASM engine, next to the same code with DSH's primitives:
 // node:crypto for digests and Buffer for byte counts and cuts (what DSH's built-in loader uses).
 
-import { createHash } from 'node:crypto';
 import { createNodeFileSystem } from 'dsh-context-engine/fs';
 import { baselineDirectories, directoryCandidates, probeCandidate, readCandidate, touchedDirectories, type Candidate, type Layout, type Probe } from '#lib/plugins/workspace-context/files.js';
 import { resolveConfig } from '#lib/plugins/workspace-context/config.js';
 import { INTRO, renderBlock, type ByteBudget, type RenderItem } from '#lib/plugins/workspace-context/render.js';
+import { bufferBudget, readWithNodeCrypto } from '#lib/cli/bench.js';
 import type { Comparison, Row } from './harness.js';
 import { generateMonorepo, pickTouches, type Monorepo } from './monorepo.js';
 
 type Present = Extract<Probe, { kind: 'present' }>;
 type Found = { candidate: Candidate; probe: Present };
-
-/** Buffer's byte count and a UTF-8-safe cut the way DSH's loader does it (encode, slice, decode, back off). */
-const bufferBudget: ByteBudget = {
-  utf8Length: (text) => Buffer.byteLength(text, 'utf8'),
-  truncateUtf8(text, maxBytes) {
-    let cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');
-    while (Buffer.byteLength(cut, 'utf8') > maxBytes) cut = cut.slice(0, -1);
-    return { text: cut, bytes: Buffer.byteLength(cut, 'utf8') };
-  },
-};
-
-/** DSH's bounded read: a running Buffer.byteLength over streamed chunks, then SHA-1 of the text and of its trim. */
-async function readWithNodeCrypto(fs: ReturnType<typeof createNodeFileSystem>, probe: Present, maxBytes: number) {
-  if (probe.size !== undefined && probe.size > maxBytes) return { kind: 'oversize' as const };
-  const parts: string[] = [];
-  let bytes = 0;
-  for await (const chunk of await fs.streamText(probe.target)) {
-    bytes += Buffer.byteLength(chunk, 'utf8');
-    if (bytes > maxBytes) return { kind: 'oversize' as const };
-    parts.push(chunk);
-  }
-  const text = parts.join('');
-  return { kind: 'loaded' as const, text, digest: createHash('sha1').update(text).digest('hex'), trimmedDigest: createHash('sha1').update(text.trim()).digest('hex') };
-}
 
 interface Workload {
   readonly repo: Monorepo;

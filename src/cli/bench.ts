@@ -12,6 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { compileGlobs, sha1Hex } from '../engine/index.js';
 import { createNodeFileSystem } from '../fs/index.js';
+import type { FileSystem } from '../host/index.js';
 import { parseRule, type Rule } from '../plugins/auto-memory/rules.js';
 import { DEFAULT_INSTRUCTION_FILE_CANDIDATES, DEFAULT_LOCAL_INSTRUCTION_FILE_CANDIDATES, DEFAULT_MAX_SOURCE_BYTES } from '../plugins/workspace-context/config.js';
 import { readCandidate, type Probe } from '../plugins/workspace-context/files.js';
@@ -56,8 +57,8 @@ export interface BenchReport {
 const CANDIDATES = [...DEFAULT_INSTRUCTION_FILE_CANDIDATES, ...DEFAULT_LOCAL_INSTRUCTION_FILE_CANDIDATES];
 const RULE_DIRS = ['.claude/rules/', '.dsh/rules/'];
 
-/** Buffer's byte count and the encode–slice–decode cut DSH's loader uses. */
-const bufferBudget: ByteBudget = {
+/** Buffer's byte count and the encode–slice–decode cut DSH's loader uses (the compose baseline). */
+export const bufferBudget: ByteBudget = {
   utf8Length: (text) => Buffer.byteLength(text, 'utf8'),
   truncateUtf8(text, maxBytes) {
     let cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');
@@ -65,6 +66,23 @@ const bufferBudget: ByteBudget = {
     return { text: cut, bytes: Buffer.byteLength(cut, 'utf8') };
   },
 };
+
+/**
+ * DSH's bounded read (the read+digest baseline): a running `Buffer.byteLength` over the streamed
+ * chunks, then `createHash('sha1')` of the text and of its trim.
+ */
+export async function readWithNodeCrypto(fs: FileSystem, probe: Extract<Probe, { kind: 'present' }>, maxBytes: number) {
+  if (probe.size !== undefined && probe.size > maxBytes) return { kind: 'oversize' as const };
+  const parts: string[] = [];
+  let bytes = 0;
+  for await (const chunk of await fs.streamText(probe.target)) {
+    bytes += Buffer.byteLength(chunk, 'utf8');
+    if (bytes > maxBytes) return { kind: 'oversize' as const };
+    parts.push(chunk);
+  }
+  const text = parts.join('');
+  return { kind: 'loaded' as const, text, digest: createHash('sha1').update(text).digest('hex'), trimmedDigest: createHash('sha1').update(text.trim()).digest('hex') };
+}
 
 const median = (values: readonly number[]): number => {
   const s = [...values].sort((a, b) => a - b);
@@ -127,22 +145,8 @@ export async function benchCommand(dir: string, options: BenchCommandOptions, pr
   const readJs = async (): Promise<Loaded[]> => {
     const out: Loaded[] = [];
     for (const { path, probe } of probes) {
-      if (probe.size !== undefined && probe.size > DEFAULT_MAX_SOURCE_BYTES) continue;
-      const parts: string[] = [];
-      let bytes = 0;
-      let over = false;
-      for await (const chunk of await fs.streamText(probe.target)) {
-        bytes += Buffer.byteLength(chunk, 'utf8');
-        if (bytes > DEFAULT_MAX_SOURCE_BYTES) {
-          over = true;
-          break;
-        }
-        parts.push(chunk);
-      }
-      if (over) continue;
-      const text = parts.join('');
-      createHash('sha1').update(text).digest('hex');
-      out.push({ path, text, trimmedDigest: createHash('sha1').update(text.trim()).digest('hex') });
+      const read = await readWithNodeCrypto(fs, probe, DEFAULT_MAX_SOURCE_BYTES);
+      if (read.kind === 'loaded') out.push({ path, text: read.text, trimmedDigest: read.trimmedDigest });
     }
     return out;
   };
