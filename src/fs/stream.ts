@@ -37,13 +37,18 @@ export async function* streamFileText(path: string, signal: AbortSignal | undefi
     const stats = await handle.stat();
     if (!stats.isFile()) throw new FsError('FS_NOT_REGULAR_FILE', `streamText ${path}: not a regular file`);
     const decoder = new TextDecoder('utf-8', { fatal: true });
-    const buffer = new Uint8Array(chunkBytes);
+    // A file smaller than a chunk gets a buffer one byte larger than its size: a read that comes back
+    // short has reached the end (regular files read short only there), which saves the read that
+    // would return 0. A file that grew since the stat fills the buffer, and reading goes on.
+    const size = Number(stats.size);
+    const length = size < chunkBytes ? size + 1 : chunkBytes;
+    const buffer = new Uint8Array(length);
     let offset = 0;
     for (;;) {
       throwIfFsAborted(signal, `streamText ${path}`);
       let bytesRead: number;
       try {
-        ({ bytesRead } = await handle.read(buffer, 0, chunkBytes, offset));
+        ({ bytesRead } = await handle.read(buffer, 0, length, offset));
       } catch (error) {
         throw toFsError(error, 'streamText', path);
       }
@@ -56,6 +61,7 @@ export async function* streamFileText(path: string, signal: AbortSignal | undefi
       offset += bytesRead;
       const text = decode(decoder, chunk, true, path);
       if (text !== '') yield text;
+      if (bytesRead < length && length < chunkBytes) break;
     }
     const rest = decode(decoder, undefined, false, path);
     if (rest !== '') yield rest;

@@ -144,6 +144,13 @@ describe('streamText', () => {
     expect(await fs.readText(await fs.resolve(join(root, 'big.md')))).toBe(text);
   });
 
+  it('small files (one short read, no extra read for the end) and empty files read whole', async () => {
+    for (const text of ['', 'a', 'é😀 small file\n', 'x'.repeat(65535), 'y'.repeat(65536), 'z'.repeat(65537)]) {
+      await writeFile(join(root, 'f.md'), text);
+      expect((await drain(await fs.streamText(await fs.resolve(join(root, 'f.md'))))).join('')).toBe(text);
+    }
+  });
+
   it('a directory is FS_NOT_REGULAR_FILE; NUL bytes or invalid UTF-8 are FS_NOT_TEXT', async () => {
     await mkdir(join(root, 'd'));
     await writeFile(join(root, 'nul.bin'), Buffer.from([0x61, 0x00, 0x62]));
