@@ -27,11 +27,15 @@ export async function serveProfiles(options: ServeOptions): Promise<{ url: strin
   const { environment } = options;
   const config = options.dshHome !== undefined ? { dshHome: options.dshHome } : {};
   const host = createTestHost({ cwd: environment.processCwd, fs: createNodeFileSystem(), homedir: environment.homedir, processCwd: environment.processCwd, env: environment.env });
-  host.use(workspaceContext, { maxBytes: 65536, ...config });
-  host.use(autoMemory, {});
-  host.use(sliceTape, {});
-  host.use(contextProfiles, config);
-  await host.start();
+  const handles = [
+    host.use(workspaceContext, { maxBytes: 65536, ...config }),
+    host.use(autoMemory, {}),
+    host.use(sliceTape, {}),
+    host.use(contextProfiles, config),
+  ];
+  // No session is started: context-profiles records a session's first profile in the state file,
+  // and a simulated one must not leave a record in the user's real file.
+  await Promise.all(handles.map((h) => h.ready));
   const server = createServer((req, res) => {
     host.http.handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });

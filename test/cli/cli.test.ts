@@ -2,7 +2,7 @@
 // output, exit codes and --json shapes, errors included.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -189,6 +189,10 @@ describe('profiles serve', () => {
   it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
     const home = mkdtempSync(join(tmpdir(), 'dsh-cli-profiles-'));
     made.push(home);
+    // A chosen profile: a started session would be recorded in the state file; serving must not start one.
+    const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
+    const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });
+    writeFileSync(join(home, 'session-context-config.json'), state);
     const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -200,13 +204,15 @@ describe('profiles serve', () => {
       child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
     expect(out).toContain(`state file: ${join(home, 'session-context-config.json')}`);
-    const state = (await (await fetch(`${url}api/state`)).json()) as { profiles: { id: string }[]; catalog: { name: string }[] };
-    expect(state.profiles.map((p) => p.id)).toEqual(expect.arrayContaining(['full', 'lean', 'minimal']));
-    expect(state.catalog.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'memory', 'recall_turn']));
+    const served = (await (await fetch(`${url}api/state`)).json()) as { profiles: { id: string }[]; catalog: { name: string }[] };
+    expect(served.profiles.map((p) => p.id)).toEqual(expect.arrayContaining(['full', 'lean', 'minimal']));
+    expect(served.catalog.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'memory', 'recall_turn']));
     expect(await (await fetch(url)).text()).toMatch(/^<!doctype html>/i);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    // The store may rewrite the file in its normal form on load, but it holds no session record.
+    expect(JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8')).sessions).toEqual({});
   });
 
   it('a bad --port is a usage error', () => {
