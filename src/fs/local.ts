@@ -187,15 +187,15 @@ async function realTarget(absolute: string): Promise<string> {
     if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw new FsError('FS_NOT_FOUND', `resolve ${absolute}: a parent is not a directory`, { cause: error });
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw toFsError(error, 'resolve', absolute);
   }
-  // Absent: anchor the missing rest on the nearest existing ancestor, which must be a directory.
+  // Absent: anchor the missing rest on the nearest existing ancestor. It is a directory: had a file
+  // stood on the way, realpath would have failed with ENOTDIR above, not ENOENT (so no stat is spent
+  // on it; an absent candidate is the common case of a probe).
   const missing = [basename(absolute)];
   for (let dir = dirname(absolute); ; dir = dirname(dir)) {
     try {
       const real = await realpath(dir);
-      if (!(await stat(real)).isDirectory()) throw new FsError('FS_NOT_FOUND', `resolve ${absolute}: a parent is not a directory`);
       return join(real, ...missing);
     } catch (error) {
-      if (error instanceof FsError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOTDIR') throw new FsError('FS_NOT_FOUND', `resolve ${absolute}: a parent is not a directory`, { cause: error });
       if (code !== 'ENOENT' || dirname(dir) === dir) throw toFsError(error, 'resolve', absolute);
