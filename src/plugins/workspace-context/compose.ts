@@ -3,7 +3,7 @@
 // typed source carries every committed change. Also keeps the inbox at one pending copy (WC-34).
 
 import {
-  createUserMessage, findProjectRoot, hostRuntime, SessionEventType, type Agent, type Context, type FileSystem, type Session, type UserMessage,
+  createUserMessage, findProjectRoot, hostRuntime, type Agent, type Context, type FileSystem, type Session, type UserMessage,
 } from '../../host/index.js';
 import { loadBaseline, renderBaseline, supersededRemovals } from './baseline.js';
 import { baselineIdentity, type ResolvedConfig } from './config.js';
@@ -11,7 +11,7 @@ import { baselineDirectories, directoryCandidates, parseScope, touchedDirectorie
 import { reconcile } from './reconcile.js';
 import { renderBlock } from './render.js';
 import {
-  effectiveChanges, INSTRUCTIONS_KIND, isInstructionMessage, legacyBaselineMatches, samePayload, sourceChanges, visibleBaseline,
+  effectiveChanges, INSTRUCTIONS_KIND, isInstructionMessage, legacyBaselineMatches, samePayload, sourceChanges, visibleBaseline, visibleInstructions,
   type Change, type InstructionSource, type VersionCache, type VersionState,
 } from './state.js';
 
@@ -155,7 +155,7 @@ function setVersion(versions: Map<string, VersionState>, scope: string, state: V
  */
 export function syncInbox(agent: Agent, claimed: readonly UserMessage[], desired: UserMessage | undefined): void {
   const pending = agent.inbox.nextStep.filter(isInstructionMessage);
-  const supplied = desired !== undefined && (claimed.some((m) => samePayload(m, desired)) || visibleInstructionMessages(agent).some((m) => samePayload(m, desired)));
+  const supplied = desired !== undefined && (claimed.some((m) => samePayload(m, desired)) || visibleInstructions(agent.session).some((m) => samePayload(m, desired)));
   if (desired === undefined || supplied) {
     for (const message of pending) agent.inbox.remove(message.id);
     return;
@@ -169,12 +169,4 @@ export function syncInbox(agent: Agent, claimed: readonly UserMessage[], desired
   if (first === undefined) agent.inbox.prepend('next-step', desired);
   else agent.inbox.replace(first.id, desired);
   for (const message of rest) agent.inbox.remove(message.id);
-}
-
-function visibleInstructionMessages(agent: Agent): UserMessage[] {
-  const { session } = agent;
-  return session.surface.nodes.flatMap((seq) => {
-    const event = session.events[seq];
-    return event?.type === SessionEventType.userMessage && isInstructionMessage(event.data as UserMessage) ? [event.data as UserMessage] : [];
-  });
 }

@@ -4,7 +4,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import type { FsVersion, Session, UserMessage } from '../../host/index.js';
-import { SessionEventType } from '../../host/index.js';
+import { visibleUserMessages } from '../../host/index.js';
 
 /** The source kind this loader emits (DSH rc.8) and the older kind it also reads (WC-29). */
 export const INSTRUCTIONS_KIND = 'agent-instructions';
@@ -59,14 +59,9 @@ export function sourceChanges(source: unknown): Change[] {
   return valid;
 }
 
-/** The visible `user/message`s of the session, in surface order. */
-function visibleMessages(session: Pick<Session, 'surface' | 'events'>): UserMessage[] {
-  const found: UserMessage[] = [];
-  for (const seq of session.surface.nodes) {
-    const event = session.events[seq];
-    if (event?.type === SessionEventType.userMessage) found.push(event.data as UserMessage);
-  }
-  return found;
+/** The visible instruction messages of the session (either kind), in surface order. */
+export function visibleInstructions(session: Pick<Session, 'surface' | 'events'>): UserMessage[] {
+  return visibleUserMessages(session, INSTRUCTION_KINDS).map((v) => v.message);
 }
 
 /**
@@ -76,7 +71,7 @@ function visibleMessages(session: Pick<Session, 'surface' | 'events'>): UserMess
  */
 export function effectiveChanges(session: Pick<Session, 'surface' | 'events'>, authority: readonly UserMessage[], composed: readonly Change[] = []): Map<string, Change> {
   const effective = new Map<string, Change>();
-  for (const message of [...visibleMessages(session), ...authority]) {
+  for (const message of [...visibleInstructions(session), ...authority]) {
     if (!isInstructionMessage(message)) continue;
     for (const change of sourceChanges(message.source)) effective.set(change.scope, change);
   }
@@ -95,7 +90,7 @@ export interface VisibleBaseline {
 
 /** The newest `baseline: true` source among `claimed`, else on the visible surface (contract §10.2 step 4). */
 export function visibleBaseline(session: Pick<Session, 'surface' | 'events'>, claimed: readonly UserMessage[]): VisibleBaseline | undefined {
-  for (const list of [claimed, visibleMessages(session)]) {
+  for (const list of [claimed, visibleInstructions(session)]) {
     for (let i = list.length - 1; i >= 0; i--) {
       const message = list[i]!;
       const source = message.source as { baseline?: unknown; baselineIdentity?: unknown };
