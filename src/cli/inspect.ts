@@ -3,7 +3,7 @@
 // and the ones waiting on `paths:`, and the time each phase took.
 
 import { readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { utf8Length } from '../engine/index.js';
 import { createNodeFileSystem } from '../fs/index.js';
 import { findProjectRoot, type HomeEnvironment } from '../host/index.js';
@@ -13,7 +13,7 @@ import { boundIndex } from '../plugins/auto-memory/render.js';
 import { RuleReader, selectRules, type Rule } from '../plugins/auto-memory/rules.js';
 import { loadBaseline, renderBaseline, type BaselineTrace, type CandidateOutcome } from '../plugins/workspace-context/baseline.js';
 import { resolveConfig as resolveWorkspaceConfig, type Config as WorkspaceConfig } from '../plugins/workspace-context/config.js';
-import type { Layout } from '../plugins/workspace-context/files.js';
+import { displayDirectory, slashes, type Layout } from '../plugins/workspace-context/files.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
 import { firstRequest, PROBE_PROMPT, type SeenMessage } from './session.js';
 
@@ -79,8 +79,6 @@ export interface InspectReport {
   readonly warnings: readonly string[];
 }
 
-const slash = (path: string): string => (sep === '/' ? path : path.split(sep).join('/'));
-const rel = (from: string, to: string): string => slash(relative(from, to)) || '.';
 
 async function timed<T>(timings: Record<string, number>, phase: string, work: () => Promise<T> | T): Promise<T> {
   const start = performance.now();
@@ -159,8 +157,8 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
   const injected = messages.find((m) => m.kind === 'agent-instructions');
   return {
     directory: options.dir,
-    cwd: rel(options.dir, cwd),
-    projectRoot: rel(options.dir, root),
+    cwd: displayDirectory(options.dir, cwd),
+    projectRoot: displayDirectory(options.dir, root),
     dshHome: { path: tildify(config.dshHome.path, environment.homedir), display: config.dshHome.display },
     workspace: {
       maxBytes: config.maxBytes, maxSourceBytes: config.maxSourceBytes, bytes: injected?.bytes ?? 0, files: instructionFiles,
@@ -177,7 +175,7 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
 /** `path` with the OS home written as `~` (what users recognize, and stable across machines). */
 export function tildify(path: string, homedir: string): string {
   if (path === homedir) return '~';
-  return path.startsWith(homedir + sep) ? `~/${slash(path.slice(homedir.length + 1))}` : path;
+  return path.startsWith(homedir + sep) ? `~/${slashes(path.slice(homedir.length + 1))}` : path;
 }
 
 /** The environment with `--dsh-home` set as `DSH_HOME`, so auto-memory's root and workspace-context's home agree. */

@@ -40,7 +40,8 @@ export function parseScope(scope: string): { directory: string; name: string } |
   return at <= 0 || at === scope.length - 1 ? undefined : { directory: scope.slice(0, at), name: scope.slice(at + 1) };
 }
 
-const slashes = (path: string): string => (sep === '/' ? path : path.split(sep).join('/'));
+/** `path` with the platform separator written as `/`, as display paths are. */
+export const slashes = (path: string): string => (sep === '/' ? path : path.split(sep).join('/'));
 
 /** The display directory of an absolute directory under the root: `.` for the root itself. */
 export function displayDirectory(root: string, absoluteDir: string): string {
