@@ -194,7 +194,7 @@ export async function benchCommand(dir: string, options: BenchCommandOptions, pr
   // The answers must agree before anything is timed.
   const digestOf = (value: unknown) => sha1Hex(JSON.stringify(value));
   const checks: [string, unknown, unknown][] = [
-    ['read+digest', (await readWasm()).map((f) => [f.path, f.trimmedDigest]), (await readJs()).map((f) => [f.path, f.trimmedDigest])],
+    ['read+digest', loaded.map((f) => [f.path, f.trimmedDigest]), (await readJs()).map((f) => [f.path, f.trimmedDigest])],
     ['compose', composeDigests(undefined), composeDigests(bufferBudget)],
     ['glob', globWasm(), globJs()],
   ];

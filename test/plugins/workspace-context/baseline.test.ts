@@ -1,7 +1,7 @@
 // The baseline on the simulated host (WC-01..WC-18, WC-28, WC-29, WC-33, WC-34, WC-43, WC-45).
 
 import { describe, expect, it } from 'vitest';
-import { createTestHost } from '../../../src/testing/index.js';
+import { createMemoryFileSystem, createTestHost } from '../../../src/testing/index.js';
 import {
   baselineText, changesOf, identity, instructionMessages, lastRequest, mount, reply, section, set, sha1, texts, workspaceContext,
 } from '../../support/workspace-context.js';
@@ -13,7 +13,7 @@ describe('activation (WC-01..WC-03)', () => {
     await host.run('hi', reply);
     expect(instructionMessages(host)).toEqual([]);
     expect(host.logs).toEqual([]);
-    host.mountFs((await import('../../../src/testing/index.js')).createMemoryFileSystem({ files: { '/repo/AGENTS.md': 'rules' } }));
+    host.mountFs(createMemoryFileSystem({ files: { '/repo/AGENTS.md': 'rules' } }));
     await host.run('again', reply);
     expect(instructionMessages(host).map(texts)).toEqual([[baselineText(section('AGENTS.md', 'rules'))]]);
   });
