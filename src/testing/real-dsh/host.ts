@@ -28,8 +28,10 @@ export interface DshHostOptions {
   readonly packages?: readonly string[];
   /** The profile to boot; default `headless`. */
   readonly profile?: string;
-  /** Files of the session's workspace, by path relative to it. */
+  /** Files of the workspace, by path relative to it. */
   readonly files?: Readonly<Record<string, string>>;
+  /** The session's cwd, relative to the workspace (created if missing); default the workspace itself. */
+  readonly cwd?: string;
   /** Make the workspace a git repository (`git init`), so it is a project root; default true. */
   readonly git?: boolean;
   /** Files of the user's home, by path relative to it (e.g. `.dsh/AGENTS.md`). */
@@ -83,7 +85,9 @@ export class DshHost {
   readonly home: string;
   /** DSH's home directory. */
   readonly dshHome: string;
-  /** The session's workspace (the process cwd of every DSH run). */
+  /** The workspace (a git repository unless `git: false`). */
+  readonly workspace: string;
+  /** The session's cwd (the process cwd of every DSH run): the workspace or the `cwd` below it. */
   readonly cwd: string;
   /** The profile directory under DSH's home. */
   readonly profileDir: string;
@@ -108,15 +112,16 @@ export class DshHost {
     this.root = mkdtempSync(join(tmpdir(), 'dsh-host-'));
     this.home = join(this.root, 'home');
     this.dshHome = options.env?.DSH_HOME ?? join(this.home, '.dsh');
-    this.cwd = join(this.root, 'work');
+    this.workspace = join(this.root, 'work');
+    this.cwd = join(this.workspace, options.cwd ?? '.');
     this.profileDir = join(this.dshHome, 'profiles', this.profile);
     mkdirSync(this.home, { recursive: true });
     mkdirSync(this.cwd, { recursive: true });
-    for (const [path, text] of Object.entries(options.homeFiles ?? {})) this.#write(this.home, path, text);
-    for (const [path, text] of Object.entries(options.files ?? {})) this.#write(this.cwd, path, text);
+    for (const [path, text] of Object.entries(options.homeFiles ?? {})) this.write(path, text, this.home);
+    for (const [path, text] of Object.entries(options.files ?? {})) this.write(path, text);
     if (options.git !== false) {
-      const git = spawnSync('git', ['init', '-q'], { cwd: this.cwd, encoding: 'utf8' });
-      if (git.status !== 0) mkdirSync(join(this.cwd, '.git'), { recursive: true });
+      const git = spawnSync('git', ['init', '-q'], { cwd: this.workspace, encoding: 'utf8' });
+      if (git.status !== 0) mkdirSync(join(this.workspace, '.git'), { recursive: true });
     }
   }
 
@@ -282,7 +287,13 @@ export class DshHost {
     return this.#options.timeoutMs ?? 60_000;
   }
 
-  #write(base: string, path: string, text: string): void {
+  /**
+   * Writes a file (between turns, e.g. an edit made while DSH was not running).
+   * @param path - relative to the workspace (or to `base`).
+   * @param text - the content.
+   * @param base - default the workspace.
+   */
+  write(path: string, text: string, base = this.workspace): void {
     const file = join(base, path);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);

@@ -1,0 +1,41 @@
+// The real-DSH suite's shared setup: a host over the installed DSH with our packed tarball added to
+// the profile as a user adds it, closed after each test; and the normalizations that make requests of
+// two runs comparable (temporary paths, ids).
+
+import { afterEach, inject } from 'vitest';
+import { createDshHost, type ChatRequest, type DshHost, type DshHostOptions } from '../../src/testing/index.js';
+
+const open: DshHost[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((host) => host.close()));
+});
+
+/** The installation and tarball from the global setup; throws with the reason when they are missing. */
+export function realDsh(): Extract<ReturnType<typeof inject<'realDsh'>>, { dsh: unknown }> {
+  const setup = inject('realDsh');
+  if ('error' in setup) throw new Error(`real DSH is unavailable, so this test cannot run: ${setup.error}`);
+  return setup;
+}
+
+/**
+ * A real-DSH host with our tarball installed (unless `packages` says otherwise), closed after the test.
+ * @param options - files, rows, profile; `packages: []` for stock DSH.
+ * @returns the host.
+ */
+export function dshHost(options: Omit<DshHostOptions, 'dsh'> = {}): DshHost {
+  const { dsh, tarball, pnpmStore } = realDsh();
+  const host = createDshHost({ dsh, pnpmStore, packages: [tarball], ...options });
+  open.push(host);
+  return host;
+}
+
+/** A request's messages without the system prompt, with the host's temporary root replaced by `<root>`. */
+export function conversation(host: DshHost, request: ChatRequest): unknown[] {
+  return request.messages.filter((m) => m.role !== 'system').map((m) => JSON.parse(JSON.stringify(m).replaceAll(host.root, '<root>')) as unknown);
+}
+
+/** Every request of a host, normalized as `conversation` does, with the system prompt kept (paths replaced). */
+export function normalizedRequests(host: DshHost): unknown[] {
+  return host.requests.map((r) => JSON.parse(JSON.stringify(r).replaceAll(host.root, '<root>')) as unknown);
+}
