@@ -39,3 +39,14 @@ export function conversation(host: DshHost, request: ChatRequest): unknown[] {
 export function normalizedRequests(host: DshHost): unknown[] {
   return host.requests.map((r) => JSON.parse(JSON.stringify(r).replaceAll(host.root, '<root>')) as unknown);
 }
+
+/**
+ * Node's warning that DSH's own Code Mode runtime prints on its first TypeScript program (stock DSH
+ * prints it too, with or without our plugins); nothing else may appear on DSH's stderr.
+ */
+const CODE_MODE_WARNING = /^\(node:\d+\) ExperimentalWarning: stripTypeScriptTypes is an experimental feature and might change at any time\n\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)\n/gm;
+
+/** DSH's stderr without the Code Mode warning above: `''` in a clean run. */
+export function stderrOf(host: DshHost): string {
+  return host.stderr.replace(CODE_MODE_WARNING, '');
+}

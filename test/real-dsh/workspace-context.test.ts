@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/host/index.js';
 import type { ChatScript, DshHost } from '../../src/testing/index.js';
 import { added, baselineText, frame, identity, REPLACING, section, updated } from '../support/workspace-context.js';
-import { dshHost, normalizedRequests } from './support.js';
+import { dshHost, normalizedRequests, stderrOf } from './support.js';
 
 /** The instruction user/messages of a session (either loader), in log order. */
 function instructionEvents(events: readonly SessionEvent[]): SessionEvent[] {
@@ -62,8 +62,8 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
     const { events } = await ours.session();
     const [baseline] = instructionEvents(events);
     expect((baseline!.data as { source: { baselineIdentity: string } }).source.baselineIdentity).toBe(identity('../..'));
-    expect(ours.stderr).toBe('');
-    expect(stock.stderr).toBe('');
+    expect(stderrOf(ours)).toBe('');
+    expect(stderrOf(stock)).toBe('');
   });
 
   it('WC-38 WC-19 nested discovery after a read: the next step gets the directory’s instructions', async () => {
@@ -75,7 +75,7 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
       baselineText(section('~/.dsh/AGENTS.md', '# Me\nAnswer briefly.\n'), section('AGENTS.md', '# Root\nUse pnpm.\n'), section('CLAUDE.md', '# Claude\nKeep diffs small.\n')),
       frame(added('lib/AGENTS.md', 'lib', '# Lib\nLib rules.\n')),
     ]);
-    expect(ours.stderr).toBe('');
+    expect(stderrOf(ours)).toBe('');
   });
 
   it('WC-15 WC-46 nested discovery from a read made inside Code Mode’s run_code', async () => {
@@ -90,7 +90,7 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
       added('pkg/app/CLAUDE.md', 'pkg/app', '# App\nApp rules.\n'),
       added('pkg/app/AGENTS.local.md', 'pkg/app', '# Local\nMy overrides.\n'),
     ));
-    expect(ours.stderr).toBe('');
+    expect(stderrOf(ours)).toBe('');
   });
 
   it('WC-32 resume after an offline edit: the changed file comes back as an update', async () => {
@@ -102,7 +102,7 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
     });
     expect(normalizedRequests(ours)).toEqual(normalizedRequests(stock));
     expect(instructionTexts(ours).at(-1)).toBe(frame(updated('AGENTS.md', '# Root\nUse npm now.\n')));
-    expect(ours.stderr).toBe('');
+    expect(stderrOf(ours)).toBe('');
   });
 
   it('WC-45 WC-26 resume with an incompatible baseline (maxBytes changed): a replacement baseline', async () => {
@@ -120,6 +120,6 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
     expect(last.startsWith(`<system-reminder>\n${REPLACING}`)).toBe(true);
     const { events } = await ours.session();
     expect((instructionEvents(events).at(-1)!.data as { source: { baselineIdentity: string } }).source.baselineIdentity).toBe(identity('', 32768));
-    expect(ours.stderr).toBe('');
+    expect(stderrOf(ours)).toBe('');
   });
 });
