@@ -24,3 +24,4 @@ export { parseSpillNotice, spillNotice } from './spill.js';
 export type { SpillNotice, SpillStore } from './spill.js';
 export { declaredEfforts } from './model.js';
 export type { AgentRequestEvent, LlmCallConfig, LlmService, ModelInfo } from './model.js';
+export { assertSupportedJsonSchema, jsonSchemaViolations, UnsupportedSchemaError } from './json-schema.js';

@@ -32,6 +32,6 @@ describe('slice-tape/fold', () => {
   it('ST-02 mounted beside the tape, the second expand_result fails at load with the registry\'s error', () => {
     const host = createTestHost();
     host.use(tape as unknown as PluginModule, {});
-    expect(() => host.use(fold as unknown as PluginModule, {})).toThrow(new Error('tool "expand_result" is already registered'));
+    expect(() => host.use(fold as unknown as PluginModule, {})).toThrow(new Error(`tool "expand_result" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`));
   });
 });

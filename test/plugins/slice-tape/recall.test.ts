@@ -283,8 +283,8 @@ describe('registration', () => {
         ctx.tools!.register({ name: 'expand_result', description: 'x', parameters: { type: 'object' }, output: { schema: { type: 'string' }, render: () => [] }, execute: async () => '' });
       },
     };
-    expect(() => host.use(fold)).toThrow(new Error('tool "expand_result" is already registered'));
-    expect(() => host.use(tape as unknown as PluginModule, {})).toThrow(new Error('tool "recall_turn" is already registered'));
+    expect(() => host.use(fold)).toThrow(new Error(`tool "expand_result" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`));
+    expect(() => host.use(tape as unknown as PluginModule, {})).toThrow(new Error(`tool "recall_turn" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`));
   });
 
   it('ST-36 every recall tool tells the model that absence is unknown, not false, and to recall before denying', () => {
