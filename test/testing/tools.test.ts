@@ -36,7 +36,7 @@ describe('registry', () => {
 
   it('§7.1 correction 1: refuses, in DSH\'s words, run_code, a missing output, a render that is not a function, schemas outside the subset and a bad timeout', () => {
     const { tools } = createTestHost().ctx;
-    const output = (schema: unknown) => ({ ...echo('a'), output: { schema, render: () => [] } });
+    const output = (schema: unknown) => ({ ...echo('a'), output: { schema: schema as Record<string, unknown>, render: () => [] } });
     expect(thrown(() => tools.register(echo('run_code')))).toBe('tool name "run_code" is reserved for the Code Mode presentation transport and cannot be registered or shadowed');
     expect(thrown(() => tools.register({ ...echo('a'), output: undefined as never }))).toBe('tool "a" must declare output { schema, render, presentationMeta? }');
     expect(thrown(() => tools.register({ ...echo('a'), output: { schema: {}, render: 1 as never } }))).toBe('tool "a" must declare output { schema, render, presentationMeta? }');
