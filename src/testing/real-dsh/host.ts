@@ -244,6 +244,15 @@ export class DshHost {
   }
 
   /**
+   * Ends the DSH process (flushing the session); the next `run` creates a new session in a new
+   * process, as a user starting DSH again in the same workspace.
+   */
+  async newSession(): Promise<void> {
+    await this.restart();
+    this.#sessionId = undefined;
+  }
+
+  /**
    * The persisted session log as DSH wrote it (`~/.dsh/sessions/…/session.jsonl[.zstd]`),
    * decompressed: one JSON text per line.
    * @returns the log's lines.
