@@ -50,3 +50,18 @@ const CODE_MODE_WARNING = /^\(node:\d+\) ExperimentalWarning: stripTypeScriptTyp
 export function stderrOf(host: DshHost): string {
   return host.stderr.replace(CODE_MODE_WARNING, '');
 }
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/**
+ * The persisted session log with what differs between two runs made comparable: the temporary root
+ * becomes `<root>`, each UUID `<id-n>` (numbered by first appearance), times and durations 0. The
+ * text is otherwise DSH's, byte for byte (key order included).
+ */
+export function normalizedLog(host: DshHost): string[] {
+  const ids = new Map<string, string>();
+  return host.sessionLog().map((line) => line
+    .replaceAll(host.root, '<root>')
+    .replace(UUID, (id) => ids.get(id) ?? (ids.set(id, `<id-${ids.size + 1}>`), ids.get(id)!))
+    .replace(/"(time|createdAt|startedAt|endedAt|durationMs|elapsedMs)":\d+/g, '"$1":0'));
+}

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/host/index.js';
 import type { ChatScript, DshHost } from '../../src/testing/index.js';
 import { added, baselineText, frame, identity, REPLACING, section, updated } from '../support/workspace-context.js';
-import { dshHost, normalizedRequests, stderrOf } from './support.js';
+import { dshHost, normalizedLog, normalizedRequests, stderrOf } from './support.js';
 
 /** The instruction user/messages of a session (either loader), in log order. */
 function instructionEvents(events: readonly SessionEvent[]): SessionEvent[] {
@@ -51,6 +51,8 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
       await host.run('hello', [{ text: 'hi' }]);
     });
     expect(normalizedRequests(ours)).toEqual(normalizedRequests(stock));
+    // X-11, contract correction 5: DSH's session log text too (messages built as { content, source, role, id }).
+    expect(normalizedLog(ours)).toEqual(normalizedLog(stock));
     expect(instructionTexts(ours)).toEqual([baselineText(
       section('~/.dsh/AGENTS.md', '# Me\nAnswer briefly.\n'),
       section('AGENTS.md', '# Root\nUse pnpm.\n'),
@@ -71,6 +73,7 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
       await host.run('read it', read('lib/x.ts'));
     });
     expect(normalizedRequests(ours)).toEqual(normalizedRequests(stock));
+    expect(normalizedLog(ours)).toEqual(normalizedLog(stock));
     expect(instructionTexts(ours)).toEqual([
       baselineText(section('~/.dsh/AGENTS.md', '# Me\nAnswer briefly.\n'), section('AGENTS.md', '# Root\nUse pnpm.\n'), section('CLAUDE.md', '# Claude\nKeep diffs small.\n')),
       frame(added('lib/AGENTS.md', 'lib', '# Lib\nLib rules.\n')),
@@ -85,6 +88,7 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
     });
     expect(stock.requests[0]!.tools!.map((t) => t.function.name)).toContain('run_code');
     expect(normalizedRequests(ours)).toEqual(normalizedRequests(stock));
+    expect(normalizedLog(ours)).toEqual(normalizedLog(stock));
     expect(instructionTexts(ours).at(-1)).toBe(frame(
       added('pkg/AGENTS.md', 'pkg', '# Pkg\nPackage rules.\n'),
       added('pkg/app/CLAUDE.md', 'pkg/app', '# App\nApp rules.\n'),
@@ -101,6 +105,7 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
       await host.run('second', [{ text: 'two' }]);
     });
     expect(normalizedRequests(ours)).toEqual(normalizedRequests(stock));
+    expect(normalizedLog(ours)).toEqual(normalizedLog(stock));
     expect(instructionTexts(ours).at(-1)).toBe(frame(updated('AGENTS.md', '# Root\nUse npm now.\n')));
     expect(stderrOf(ours)).toBe('');
   });
@@ -116,6 +121,7 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
     ours.use('workspace-context', { maxBytes: 32768 });
     for (const host of [stock, ours]) await host.run('second', [{ text: 'two' }]);
     expect(normalizedRequests(ours)).toEqual(normalizedRequests(stock));
+    expect(normalizedLog(ours)).toEqual(normalizedLog(stock));
     const last = instructionTexts(ours).at(-1)!;
     expect(last.startsWith(`<system-reminder>\n${REPLACING}`)).toBe(true);
     const { events } = await ours.session();

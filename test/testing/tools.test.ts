@@ -229,7 +229,7 @@ describe('Code-Mode-like composite', () => {
     ]);
     expect(host.requests[1]!.messages.find((m) => m.source.kind === 'tool')!.content).toEqual([{
       type: 'tool-result', toolCallId: 'call-1',
-      content: [{ type: 'text', text: '[read] A\n[read error] Error: read: /w/zz.md does not exist\n[read] B' }],
+      content: [{ type: 'text', text: '[read] A\n[read error] Error: read: /w/zz.md does not exist\n[read] B' }], isError: false,
     }]);
     const entered = host.session.events.filter((e) => e.type === 'user/message').map((e) => (e.data as UserMessage).id);
     expect(entered).toEqual(['msg-1', 'ctx-call-1.1', 'ctx-call-1.2', 'ctx-call-1.3']);

@@ -77,7 +77,7 @@ describe('hidden and deferred tools (CP-08, CP-09, CP-10)', () => {
     expect(second!.tools).toEqual(first!.tools);
     const full = defs.find((d) => d.name === 'mcp__github__get_issue')!;
     const result = second!.messages.at(-1)!;
-    expect(result.content).toEqual([{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: JSON.stringify([{ name: full.name, description: full.description, parameters: full.parameters }], null, 2) }] }]);
+    expect(result.content).toEqual([{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: JSON.stringify([{ name: full.name, description: full.description, parameters: full.parameters }], null, 2) }], isError: false }]);
     expect(calls).toEqual([]);
     expect(profiles.session('session-1').tools).toMatchObject({ mcp__github__get_issue: 'loaded', mcp__github__list_issues: 'defer', read: 'inject' });
     const searchDef = first!.tools.find((t) => t.name === TOOL_SEARCH)!;
