@@ -298,7 +298,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
     session.append(SessionEventType.compactionSummary, { compactionId, summary });
     session.append(SessionEventType.compactionEnd, { compactionId });
     const message = { content: [{ type: 'text', text: summary }], source: { kind: SourceKind.plugin, plugin: COMPACTION_PLUGIN, compactionId }, role: 'user', id: this.newId('msg') };
-    return session.append(SessionEventType.userMessage, message, { surfaceOp: { op: 'replace', start: 0, end }, sourceEventSeqs: nodes.slice(0, end) });
+    return session.append(SessionEventType.userMessage, message, { surfaceOp: { op: 'replace', start: nodes[0]!, end: nodes[end - 1]! }, sourceEventSeqs: nodes.slice(0, end) });
   }
 
   /**

@@ -79,7 +79,7 @@ describe('createTestHost', () => {
       {
         seq: 27, time: 28, type: 'user/message',
         data: { content: [{ type: 'text', text: 'We fixed x.ts.' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'compaction-1' }, role: 'user', id: 'msg-9' },
-        surfaceOp: { op: 'replace', start: 0, end: 8 }, sourceEventSeqs: [4, 5, 7, 12, 13, 15, 20, 21],
+        surfaceOp: { op: 'replace', start: 4, end: 21 }, sourceEventSeqs: [4, 5, 7, 12, 13, 15, 20, 21],
       },
       { seq: 28, time: 29, type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 0, inserted: [user('msg-10', 'Check x')] } },
       { seq: 29, time: 30, type: 'turn/start', data: { turn: 2 } },
@@ -119,7 +119,7 @@ describe('createTestHost', () => {
     await host.run('one', [{ text: 'a' }]);
     await host.run('two', [{ text: 'b' }]);
     const event = host.compact({ keep: 2 });
-    expect(event).toMatchObject({ surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [4, 5] });
+    expect(event).toMatchObject({ surfaceOp: { op: 'replace', start: 4, end: 5 }, sourceEventSeqs: [4, 5] });
     expect(host.session.deriveMessages().map((m) => m.id)).toEqual(['msg-5', 'msg-3', 'msg-4']);
     expect(() => host.compact({ keep: 3 })).toThrow('test host: nothing to compact (3 visible nodes, keep 3)');
   });
