@@ -202,7 +202,8 @@ export function insertionPoint(decision: readonly UserMessage[], claimed: readon
 
 /** What the index read found (AM-27 steps 1–4): no file, something that is not a file, bytes that are not UTF-8, or the bounded body. */
 export type IndexRead =
-  | { readonly kind: 'absent' | 'not-a-file' }
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'not-a-file' }
   | { readonly kind: 'undecodable'; readonly error: MemoryError }
   /** `size` is the file's size; `index.body` is what the message holds (escaped, bounded; blank means no message). */
   | { readonly kind: 'read'; readonly index: IndexBody; readonly size: number };
