@@ -4,7 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { CliError, nonNegativeInteger, positiveInteger, processEnvironment, resolveWorkspace } from './env.js';
+import { resolve } from 'node:path';
+import { CliError, nonNegativeInteger, positiveInteger, processEnvironment, requireDirectory, resolveWorkspace } from './env.js';
 import { serveProfiles } from './profiles.js';
 import { inspect } from './inspect.js';
 import { count, renderInspect, table, visible, visibleLine } from './report.js';
@@ -95,16 +96,33 @@ program.command('rules')
   });
 
 program.command('bench')
-  .description('benchmark a repository: the WASM engine against the plain-JavaScript path, phase by phase')
-  .argument('[dir]', 'the repository (default: the current directory)')
+  .description('benchmark what DSH reads in a repository: the WASM engine against the plain-JavaScript path, phase by phase')
+  .argument('[dir]', 'the directory whose files are the workload (default: the current directory)')
+  .option('--cwd <subdir>', 'the session cwd, relative to dir (default: dir itself); the project root is found from it')
+  .option('--rules-from <dir>', 'a directory of rule files (Claude-style, with paths:) to add to the project\'s own')
+  .option('--glob <pattern...>', 'globs to add to the glob phase')
+  .option('--exclude <glob...>', 'leave out listed files matching these globs (relative to dir)')
   .option('--max-bytes <n>', 'the instruction budget used to compose baselines', positiveInteger('--max-bytes'), DSH_DEPLOYED_MAX_BYTES)
-  .option('--rounds <n>', 'timed rounds per phase (the median is reported)', positiveInteger('--rounds'), 3)
+  .option('--rounds <n>', 'timed rounds per phase (medians and ranges are reported)', positiveInteger('--rounds'), 5)
+  .option('--compare <report.json>', 'a previous --json report: print the change per phase')
   .option('--json', 'print a JSON report')
-  .addHelpText('after', '\nPhases: walk (honouring .gitignore), discover, read+digest, compose, glob. Both paths run in the same\nprocess on the same inputs and must give the same answers before anything is timed.')
-  .action(async (dir: string | undefined, opts: BenchCommandOptions) => {
+  .addHelpText('after', `
+Files: git ls-files -co --exclude-standard in a git work tree, a .gitignore-aware walk outside one.
+Phases: read+digest (every instruction file a session at the cwd reads, its own and reached by
+touches below it), compose (the baseline of a session in each directory holding files), glob (every
+file against every rule glob), and the whole run end to end. Both paths run in the same process on
+the same inputs and must give the same answers before anything is timed.
+
+Examples:
+  dsh-context bench .
+  dsh-context bench ~/code/monorepo --cwd packages/api --rules-from ~/.claude/rules
+  dsh-context bench . --glob "src/**/*.ts" "**/*.md" --exclude "vendor/**" --json > run.json
+  dsh-context bench . --compare run.json`)
+  .action(async (dir: string | undefined, opts: BenchCommandOptions & { cwd?: string }) => {
     const environment = processEnvironment();
-    const workspace = resolveWorkspace(dir, undefined, environment);
-    await benchCommand(workspace.dir, opts, print);
+    const workspace = resolveWorkspace(dir, opts.cwd, environment);
+    if (opts.rulesFrom !== undefined) requireDirectory(resolve(environment.processCwd, opts.rulesFrom), '--rules-from directory', 'pass a directory of rule files, e.g. ~/.claude/rules');
+    await benchCommand(workspace, opts, environment, print);
   });
 
 const profiles = program.command('profiles').description('the context-profiles panel and its API, outside DSH');

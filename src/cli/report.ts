@@ -38,11 +38,12 @@ export function count(value: number, singular: string, plural = `${singular}s`):
   return `${value.toLocaleString('en-US')} ${value === 1 ? singular : plural}`;
 }
 
-/** `1,234 B` / `12.3 KiB` / `1.2 MiB`. */
+/** `1,234 B` / `12.3 KiB` / `1.2 MiB` / `23.5 GiB`. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes.toLocaleString('en-US')} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GiB`;
 }
 
 /** `0.42 ms` / `12.3 ms` / `1.23 s`. */

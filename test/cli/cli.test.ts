@@ -2,13 +2,12 @@
 // output, exit codes and --json shapes, errors included.
 
 import { spawn } from 'node:child_process';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
 import * as workspaceContext from '../../src/plugins/workspace-context/index.js';
 import { createTestHost } from '../../src/testing/index.js';
-import { generateBenchMonorepo } from '../../bench/generate-monorepo.js';
 import { bin, cleanUp, cli, fixture, tempDir } from '../support/cli.js';
 
 afterAll(cleanUp);
@@ -134,27 +133,6 @@ describe('rules', () => {
     const user = fixture({ 'oshome/.claude/rules/md.md': '---\npaths: "*.md"\n---\nMarkdown rule.\n', 'repo/x': '' });
     const text = cli(['rules', user.repo, '--path', 'README.md'], { HOME: join(user.repo, '..', 'oshome') });
     expect(text.stdout).toBe('1 rule file found (project root ' + user.repo + ')\n  README.md  ~/.claude/rules/md.md\nThe next step would inject: ~/.claude/rules/md.md\n');
-  });
-});
-
-describe('bench', () => {
-  it('runs every phase on a generated repository, honours .gitignore, and reports --json', () => {
-    const base = tempDir('dsh-cli-bench-');
-    const generated = generateBenchMonorepo(join(base, 'repo'), 1500);
-    symlinkSync('/nonexistent', join(base, 'repo', 'dangling'));
-    const out = cli(['bench', join(base, 'repo'), '--rounds', '1', '--json']);
-    expect([out.code, out.stderr]).toEqual([0, '']);
-    const report = JSON.parse(out.stdout);
-    expect(report.files).toBe(generated.files);
-    expect(report.ignored).toBeGreaterThan(0);
-    expect(report.instructionFiles).toBe(generated.instructionFiles);
-    expect(report.ruleFiles).toBe(generated.ruleFiles);
-    expect(report.phases.map((p: { phase: string }) => p.phase)).toEqual(['read+digest', 'compose', 'glob']);
-    for (const p of report.phases) expect([p.phase, p.jsMs > 0, p.wasmMs > 0, p.ratio > 0]).toEqual([p.phase, true, true, true]);
-    expect(Object.keys(report.whole)).toEqual(['jsMs', 'wasmMs', 'ratio']);
-    const text = cli(['bench', join(base, 'repo'), '--rounds', '1']).stdout;
-    expect(text).toMatch(/^dsh-context bench: /);
-    expect(text).toMatch(/\n  phase +work +JavaScript +WASM engine +ratio +WASM rate\n  read\+digest /);
   });
 });
 
