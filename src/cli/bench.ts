@@ -17,7 +17,7 @@ import { composeAll, composeAnswer, matchAll, readAll, readAnswer, type BenchPat
 import { compareReports, readPrevious, renderBench, type Comparison } from './bench-report.js';
 import { phaseFigures, type PhaseFigures } from './bench-stats.js';
 import { baselineChains, discover, unreadFiles, type Skipped, type Workload, type WorkloadOptions } from './bench-workload.js';
-import { progress } from './progress.js';
+import { progress, type Progress } from './progress.js';
 
 export { bufferBudget, readWithNodeCrypto } from './bench-paths.js';
 
@@ -115,7 +115,8 @@ export async function benchCommand(
   const date = new Date().toISOString();
   const previous = options.compare === undefined ? undefined : readPrevious(resolve(environment.processCwd, options.compare));
   const show = options.json !== true;
-  const bars = { list: progress(undefined, 'listing', show), probe: undefined as ReturnType<typeof progress> | undefined };
+  // Bars appear once there is something to count: a walk reports every 1,000 files (git answers at once).
+  const bars: { list?: Progress; probe?: Progress } = {};
   const workloadOptions: WorkloadOptions = {
     dir: workspace.dir, cwd: workspace.cwd, environment, maxBytes: options.maxBytes, globs: options.glob ?? [], exclude: options.exclude ?? [],
     ...(options.rulesFrom !== undefined ? { rulesFrom: { path: resolve(environment.processCwd, options.rulesFrom), shown: options.rulesFrom } } : {}),
@@ -123,13 +124,16 @@ export async function benchCommand(
   const workload = await discover({
     ...workloadOptions,
     progress(step, done, total) {
-      if (step === 'list') return bars.list.update(done);
-      bars.list.stop();
+      if (step === 'list') {
+        bars.list ??= progress(undefined, 'listing', show);
+        return bars.list.update(done);
+      }
+      bars.list?.stop();
       bars.probe ??= progress(total, 'probing instruction files', show);
       bars.probe.update(done);
     },
   });
-  bars.list.stop();
+  bars.list?.stop();
   bars.probe?.stop();
 
   // The answers must agree before anything is timed.
@@ -159,10 +163,11 @@ export async function benchCommand(
   for (const p of measured) {
     const s = { js: [] as number[], wasm: [] as number[] };
     samples.set(p.phase, s);
+    bar.update(done, p.phase);
     for (let round = 0; round < options.rounds; round++) {
       // Alternate the order so that neither path always runs on a warmer machine.
       for (const path of round % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path)));
-      bar.update(++done, p.phase);
+      bar.update(++done);
     }
   }
   bar.stop();
