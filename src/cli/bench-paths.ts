@@ -61,7 +61,14 @@ export interface ReadOutcome {
   readonly read: Read;
 }
 
-/** Reads every file through one path, in order. */
+/**
+ * Reads every file through one path, in order.
+ * @param path which implementation
+ * @param fs the fs provider
+ * @param inputs the files
+ * @param maxSourceBytes the per-file byte limit
+ * @returns each file's outcome
+ */
 export async function readAll(path: BenchPath, fs: FileSystem, inputs: readonly ReadInput[], maxSourceBytes: number): Promise<ReadOutcome[]> {
   const out: ReadOutcome[] = [];
   for (const input of inputs) {
@@ -70,7 +77,11 @@ export async function readAll(path: BenchPath, fs: FileSystem, inputs: readonly 
   return out;
 }
 
-/** What the two reads must agree on: each file's outcome and digests. */
+/**
+ * What the two reads must agree on: each file's outcome and digests.
+ * @param outcomes one path's outcomes
+ * @returns a digest of them
+ */
 export function readAnswer(outcomes: readonly ReadOutcome[]): string {
   return sha1Hex(JSON.stringify(outcomes.map(({ input, read }) => [input.path, read.kind, read.kind === 'loaded' ? [read.digest, read.trimmedDigest] : null])));
 }
@@ -78,6 +89,10 @@ export function readAnswer(outcomes: readonly ReadOutcome[]): string {
 /**
  * Composes every baseline under `maxBytes` and returns the total length of the texts. Timed runs keep
  * only sizes: holding tens of thousands of baselines at once would time the garbage collector.
+ * @param path which implementation
+ * @param chains each baseline's files
+ * @param maxBytes the message budget
+ * @returns the total length
  */
 export function composeAll(path: BenchPath, chains: readonly (readonly RenderItem[])[], maxBytes: number): number {
   const budget = path === 'wasm' ? undefined : bufferBudget;
@@ -86,13 +101,25 @@ export function composeAll(path: BenchPath, chains: readonly (readonly RenderIte
   return total;
 }
 
-/** What the two composes must agree on: the digest of every composed text. */
+/**
+ * What the two composes must agree on: the digest of every composed text.
+ * @param path which implementation
+ * @param chains each baseline's files
+ * @param maxBytes the message budget
+ * @returns a digest of the digests
+ */
 export function composeAnswer(path: BenchPath, chains: readonly (readonly RenderItem[])[], maxBytes: number): string {
   const budget = path === 'wasm' ? undefined : bufferBudget;
   return sha1Hex(chains.map((items) => sha1Hex(renderBlock(items, INTRO, maxBytes, budget).text)).join(''));
 }
 
-/** Every path against every glob: one compiled `GlobSet`, or picomatch compiled per glob. Compiling is included. */
+/**
+ * Every path against every glob: one compiled `GlobSet`, or picomatch compiled per glob. Compiling is included.
+ * @param path which implementation
+ * @param paths the paths
+ * @param globs the globs
+ * @returns the matching glob indices of each path
+ */
 export function matchAll(path: BenchPath, paths: readonly string[], globs: readonly string[]): number[][] {
   if (globs.length === 0) return paths.map(() => []);
   if (path === 'wasm') return compileGlobs(globs).matchAll(paths);

@@ -25,14 +25,22 @@ export interface PhaseFigures {
   readonly roundRatios: { readonly min: number; readonly max: number } | null;
 }
 
-/** The median of `values` (the mean of the two middle values for an even count). */
+/**
+ * The median of `values` (the mean of the two middle values for an even count).
+ * @param values samples
+ * @returns the median, `NaN` for none
+ */
 export function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);
   if (s.length === 0) return Number.NaN;
   return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
-/** Median and range of a list of samples. */
+/**
+ * Median and range of a list of samples.
+ * @param samples one per round
+ * @returns median, min, max and the samples
+ */
 export function summarize(samples: readonly number[]): Samples {
   return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), samples };
 }

@@ -75,7 +75,11 @@ export interface Workload {
   readonly warnings: readonly string[];
 }
 
-/** Finds the workload; the shared first part of every whole run. */
+/**
+ * Finds the workload; the shared first part of every whole run.
+ * @param options what to list and where the session is
+ * @returns the workload
+ */
 export async function discover(options: WorkloadOptions): Promise<Workload> {
   const { dir, cwd, environment } = options;
   const listing = await listFiles(dir, options.exclude, (n) => options.progress?.('list', n, undefined));
@@ -136,6 +140,9 @@ export async function discover(options: WorkloadOptions): Promise<Workload> {
  * The instruction files of each session's baseline, as workspace-context composes them: the chain's
  * loaded files broadest first, a later file whose trimmed text equals an earlier one in the same
  * directory dropped (WC-12). Sessions with no file are left out.
+ * @param sessions each session's chain of display directories
+ * @param outcomes the reads, broadest directory first
+ * @returns each session's render items
  */
 export function baselineChains(sessions: readonly (readonly string[])[], outcomes: readonly ReadOutcome[]): RenderItem[][] {
   const byDirectory = new Map<string, RenderItem[]>();
@@ -153,7 +160,12 @@ export function baselineChains(sessions: readonly (readonly string[])[], outcome
   return sessions.map((chain) => chain.flatMap((d) => byDirectory.get(d) ?? [])).filter((items) => items.length > 0);
 }
 
-/** Files read but not loaded (too large, unreadable, not UTF-8), as the plugin skips them. */
+/**
+ * Files read but not loaded (too large, unreadable, not UTF-8), as the plugin skips them.
+ * @param outcomes the reads
+ * @param maxSourceBytes the per-file byte limit
+ * @returns what was skipped and why
+ */
 export function unreadFiles(outcomes: readonly ReadOutcome[], maxSourceBytes: number): Skipped[] {
   return outcomes.flatMap(({ input, read }): Skipped[] => {
     if (read.kind === 'oversize') return [{ kind: 'instruction file', path: input.path, reason: `larger than maxSourceBytes (${maxSourceBytes.toLocaleString('en-US')} bytes)` }];

@@ -86,7 +86,10 @@ export interface BenchReport {
   readonly comparison?: Comparison;
 }
 
-/** The machine this process runs on. */
+/**
+ * The machine this process runs on.
+ * @returns platform, CPU, cores, memory and load
+ */
 export function machine(): Machine {
   const cpu = cpus();
   return {

@@ -167,7 +167,11 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
   };
 }
 
-/** The warning for a session whose cwd became the project root because no marker was found. */
+/**
+ * The warning for a session whose cwd became the project root because no marker was found.
+ * @param markers the configured markers
+ * @returns the warning
+ */
 export function noRootWarning(markers: readonly string[]): string {
   return markers.length === 0
     ? 'no project-root markers are configured: the session cwd is the project root'
@@ -195,7 +199,13 @@ function describeOutcome(
   }
 }
 
-/** Where `absolute` leads when it is a symbolic link: relative to `dir` inside it, else with `~` for the home. */
+/**
+ * Where `absolute` leads when it is a symbolic link: relative to `dir` inside it, else with `~` for the home.
+ * @param absolute the candidate's path
+ * @param dir the inspected directory
+ * @param homedir the OS home
+ * @returns the target, or `undefined` for a file that is not a link (or a link that leads nowhere)
+ */
 export function linkTarget(absolute: string, dir: string, homedir: string): string | undefined {
   try {
     if (!lstatSync(absolute).isSymbolicLink()) return undefined;
@@ -212,7 +222,10 @@ const MAX_IMPORTS_SHOWN = 5;
 
 /**
  * Lines that are Claude Code `@path` imports (a line whose first non-blank character is `@` followed
- * by a path), which DSH injects as written. A scan, not a regex, over untrusted text.
+ * by a path), which DSH injects as written. One pass over the lines with single-character tests: linear in
+ * the text, as anything over untrusted text must be.
+ * @param text a loaded file's text
+ * @returns the import tokens, at most six
  */
 export function importLines(text: string | undefined): string[] {
   if (text === undefined || !text.includes('@')) return [];
