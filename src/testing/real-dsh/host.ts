@@ -36,6 +36,8 @@ export interface DshHostOptions {
   readonly git?: boolean;
   /** Files of the user's home, by path relative to it (e.g. `.dsh/AGENTS.md`). */
   readonly homeFiles?: Readonly<Record<string, string>>;
+  /** Arguments for the booted profile's app after the launcher's flags (e.g. `['--no-open', '--port', '0']` for web). */
+  readonly args?: readonly string[];
   /** Extra environment for every DSH process. */
   readonly env?: Readonly<Record<string, string>>;
   /** Keep the temporary directory after `close()` (to look at it). */
@@ -385,13 +387,15 @@ export class DshHost {
     const driver = join(this.profileDir, 'dsh-test-driver.mjs');
     copyFileSync(compiledAsset('driver-plugin.js'), driver);
     const patch = join(this.root, 'driver.cordis.patch.yml');
+    // The driver takes the one-shot runner's place in the headless profile; other profiles keep their app.
+    const oneShot = this.profile === 'headless' ? [{ id: 'headless-runner', disabled: true }, { id: 'headless-startup', disabled: true }] : [];
     writeFileSync(patch, stringify([
-      { id: 'headless-runner', disabled: true },
-      { id: 'headless-startup', disabled: true },
+      ...oneShot,
       { insert: [{ id: 'dsh-test-driver', name: driver, config: { sessionId: this.#sessionId, resume, cwd: this.cwd } }] },
     ]));
     const { dsh } = this.#options;
-    const child = spawn(dsh.node, [dsh.dshEntry, '--profile', this.profile, '--patch', patch], { cwd: this.cwd, env: this.#env(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const args = [dsh.dshEntry, '--profile', this.profile, '--patch', patch, ...(this.#options.args ?? [])];
+    const child = spawn(dsh.node, args, { cwd: this.cwd, env: this.#env(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     const running = new DriverProcess(child, () => this.stderr);
