@@ -29,7 +29,7 @@ export { MemorySpillStore, spillContent } from './spill.js';
 export type { SpillOptions } from './spill.js';
 export { TestCompletion, TestHttp } from './http.js';
 export { createDshHost, DshHost } from './real-dsh/host.js';
-export type { DshHostOptions, DshRow, DshTurn, HeadlessRun } from './real-dsh/host.js';
+export type { DshHostOptions, DshRow, DshSession, DshTurn, HeadlessRun } from './real-dsh/host.js';
 export { ensureRealDsh, PINNED_DSH_DIR, PINNED_DSH_VERSION } from './real-dsh/install.js';
 export type { RealDsh } from './real-dsh/install.js';
 export { ScriptedChatServer, AUXILIARY_ANSWER } from './real-dsh/chat-server.js';

@@ -62,6 +62,14 @@ export interface DshTurn {
   readonly requests: readonly ChatRequest[];
 }
 
+/** A live session's state, read from DSH. */
+export interface DshSession {
+  readonly header: SessionHeader;
+  readonly events: readonly SessionEvent[];
+  /** `session.surface.nodes`: the seqs of the model-visible events, in order. */
+  readonly surface: readonly number[];
+}
+
 /** What a one-shot `dsh --profile headless "<task>"` printed. */
 export interface HeadlessRun {
   readonly code: number | null;
@@ -226,12 +234,12 @@ export class DshHost {
   }
 
   /**
-   * The live session's header and every event (from the running DSH process).
-   * @returns the header and the events, as DSH holds them.
+   * The live session as the running DSH process holds it.
+   * @returns the header, every event, and the surface (the seqs of the visible nodes, in order).
    */
-  async session(): Promise<{ header: SessionHeader; events: readonly SessionEvent[] }> {
+  async session(): Promise<DshSession> {
     const process = await this.#start();
-    return (await process.order({ op: 'events', id: ++this.#orders }, this.#timeout)) as { header: SessionHeader; events: readonly SessionEvent[] };
+    return (await process.order({ op: 'events', id: ++this.#orders }, this.#timeout)) as DshSession;
   }
 
   /**
