@@ -30,6 +30,8 @@ export interface DshHostOptions {
   readonly profile?: string;
   /** Files of the workspace, by path relative to it. */
   readonly files?: Readonly<Record<string, string>>;
+  /** An existing directory to use as the workspace instead of a new one (left as it is: no files written, no `git init`, not removed). */
+  readonly workspace?: string;
   /** The session's cwd, relative to the workspace (created if missing); default the workspace itself. */
   readonly cwd?: string;
   /** Make the workspace a git repository (`git init`), so it is a project root; default true. */
@@ -122,14 +124,14 @@ export class DshHost {
     this.root = mkdtempSync(join(tmpdir(), 'dsh-host-'));
     this.home = join(this.root, 'home');
     this.dshHome = options.env?.DSH_HOME ?? join(this.home, '.dsh');
-    this.workspace = join(this.root, 'work');
+    this.workspace = options.workspace ?? join(this.root, 'work');
     this.cwd = join(this.workspace, options.cwd ?? '.');
     this.profileDir = join(this.dshHome, 'profiles', this.profile);
     mkdirSync(this.home, { recursive: true });
     mkdirSync(this.cwd, { recursive: true });
     for (const [path, text] of Object.entries(options.homeFiles ?? {})) this.write(path, text, this.home);
     for (const [path, text] of Object.entries(options.files ?? {})) this.write(path, text);
-    if (options.git !== false) {
+    if (options.git !== false && options.workspace === undefined) {
       const git = spawnSync('git', ['init', '-q'], { cwd: this.workspace, encoding: 'utf8' });
       if (git.status !== 0) mkdirSync(join(this.workspace, '.git'), { recursive: true });
     }
@@ -374,10 +376,13 @@ export class DshHost {
     const entries: unknown[] = [];
     const inserts: PatchRow[] = [];
     const bundle = bundleRows(this.profileDir);
+    // Choosing a bundle row makes the test mount exactly what it names; plugin modules alone leave the bundles as they are.
+    const exclusive = bundle.some((row) => this.#rows.has(row.id));
     for (const row of bundle) {
       const chosen = this.#rows.get(row.id);
-      if (chosen === undefined) entries.push({ id: row.id, disabled: true });
-      else entries.push({ id: row.id, disabled: false, ...(chosen.config !== undefined ? { config: chosen.config } : {}) });
+      if (chosen === undefined) {
+        if (exclusive) entries.push({ id: row.id, disabled: true });
+      } else entries.push({ id: row.id, disabled: false, ...(chosen.config !== undefined ? { config: chosen.config } : {}) });
     }
     for (const row of this.#rows.values()) {
       if (row.name !== undefined) inserts.push({ id: row.id, name: row.name, ...(row.config !== undefined ? { config: row.config } : {}) });
