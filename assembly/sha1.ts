@@ -17,21 +17,29 @@ const SHA1_K3: u32 = 0xca62c1d6;
 /** W[t] + K[t] of the block being compressed, written by the schedule four words at a time. */
 const SCHEDULE: usize = memory.data(80 * 4, 16);
 
+// @ts-ignore: decorator
 @inline function ch(b: u32, c: u32, d: u32): u32 { return d ^ (b & (c ^ d)); }
+// @ts-ignore: decorator
 @inline function parity(b: u32, c: u32, d: u32): u32 { return b ^ c ^ d; }
+// @ts-ignore: decorator
 @inline function maj(b: u32, c: u32, d: u32): u32 { return (b & c) | (d & (b | c)); }
+// @ts-ignore: decorator
 @inline function kw(t: usize): u32 { return load<u32>(SCHEDULE + (t << 2)); }
 
 // Lane moves for the schedule (lanes are words; `a` holds W[t-16..t-13], `b` the next four).
+// @ts-ignore: decorator
 @inline function words2to5(a: v128, b: v128): v128 {
   return i8x16.shuffle(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
 }
+// @ts-ignore: decorator
 @inline function shiftDown1(v: v128): v128 {
   return i8x16.shuffle(v, ZERO, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
 }
+// @ts-ignore: decorator
 @inline function lane0ToLane3(v: v128): v128 {
   return i8x16.shuffle(ZERO, v, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19);
 }
+// @ts-ignore: decorator
 @inline function storeKw(group: usize, w: v128, k: v128): void {
   v128.store(SCHEDULE + (group << 4), i32x4.add(w, k));
 }
@@ -225,11 +233,17 @@ function sha1Compress(state: usize, block: usize): void {
 /** W[t] for t < 80 of four messages, one vector per t. */
 const SCHEDULE4: usize = memory.data(80 * 16, 16);
 
+// @ts-ignore: decorator
 @inline function chx4(b: v128, c: v128, d: v128): v128 { return v128.bitselect(c, d, b); }
+// @ts-ignore: decorator
 @inline function parityx4(b: v128, c: v128, d: v128): v128 { return v128.xor(v128.xor(b, c), d); }
+// @ts-ignore: decorator
 @inline function majx4(b: v128, c: v128, d: v128): v128 { return v128.bitselect(d, b, v128.xor(b, c)); }
+// @ts-ignore: decorator
 @inline function w4(t: usize): v128 { return v128.load(SCHEDULE4 + (t << 4)); }
+// @ts-ignore: decorator
 @inline function kw4(t: usize, k: v128): v128 { return add(w4(t), k); }
+// @ts-ignore: decorator
 @inline function schedule4(t: usize): void {
   v128.store(SCHEDULE4 + (t << 4), rotlx4(v128.xor(v128.xor(w4(t - 3), w4(t - 8)), v128.xor(w4(t - 14), w4(t - 16))), 1));
 }
@@ -414,6 +428,7 @@ function sha1Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize)
 
 /** Initializes the context at `ctx` (CTX_SIZE bytes) for a new SHA-1 digest. */
 export function sha1Init(ctx: usize): void {
+  assert((ctx & 15) == 0, "a hash context must be 16-byte aligned"); // debug builds only (noAssert)
   memory.copy(ctx, SHA1_IV, SHA1_WORDS << 2);
   mdReset(ctx);
 }
