@@ -85,8 +85,10 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   for (let i = 0; i < srcLen; i++) if (unitAt(src, i) == Ch.LBRACKET) brackets++;
   const ast = align8(src + (<usize>srcLen << 1));
   const codeCap = 4 * srcLen + 16;
-  // The AST's space doubles as analyze()'s scratch (marks, a stack, its partition's masks).
-  const code = ast + <usize>max((2 * srcLen + 8) * 16, 512 + 16 * codeCap);
+  // analyze() runs once the program is assembled at `out`, with everything from the AST on as its
+  // scratch (marks, a stack, its partition's masks: 512 + 16 × count bytes, count <= codeCap); the
+  // AST and instruction regions together always hold that much.
+  const code = ast + <usize>max((2 * srcLen + 8) * 16, 512 + 4 * codeCap);
   const classes = code + <usize>codeCap * INSTR_SIZE;
   const facts = align8(classes + <usize>(4 * srcLen + 24 * brackets + 64));
   const end = facts + <usize>(FACT_CAP * 6 + 32 + MAX_KEYS * 4);
@@ -157,7 +159,7 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
     const ins = instrAt(out + codeOff, i);
     if (ins.op == I_CLASS) ins.a += <i32>classOff;
   }
-  analyze(out, out + codeOff, count, ast); // the AST is no longer needed: its space is the scratch
+  analyze(out, out + codeOff, count, ast); // the AST and code are no longer needed: their space is the scratch
   // A path equal to the pattern text matches whatever the regex says: its ends join the sets. A
   // negated program matches what its regex does not: no prefilter applies.
   addUnitTo(out + F_FIRST, unitAt(pattern, 0));

@@ -94,6 +94,40 @@ describe('X-14 instantiation failures name the module and the reason', () => {
     }
   });
 
+  it('X-14 the debug target\'s failed assertion is decoded by the loader into its message and AssemblyScript file:line', async () => {
+    const debug = await instantiateEngine(readFileSync(DEBUG_WASM_URL), 'engine.debug.wasm');
+    const lines = readFileSync(new URL('../../assembly/sha1.ts', import.meta.url), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('"a hash context must be 16-byte aligned"')) + 1;
+    const column = lines[line - 1]!.indexOf('assert(') + 1;
+    expect(line).toBeGreaterThan(0);
+    expect(() => debug.sha1Init(debug.heapBase() + 1)).toThrow(`abort: a hash context must be 16-byte aligned at assembly/sha1.ts:${line}:${column}`);
+    // The release build compiles the assertion away (noAssert): the same call is not checked there.
+    const release = await instantiateEngine(readFileSync(RELEASE_WASM_URL), 'engine.wasm');
+    expect(() => release.sha1Init(release.heapBase() + 1)).not.toThrow();
+  });
+
+  it('X-14 the release module is instantiated bare: @assemblyscript/loader is loaded only for a module with imports', async () => {
+    vi.resetModules();
+    let loaded = false;
+    vi.doMock('@assemblyscript/loader', () => {
+      loaded = true;
+      return { instantiate: () => Promise.reject(new Error('the loader instantiated it')) };
+    });
+    try {
+      const fresh = await import('../../src/wasm/instance.js');
+      expect(fresh.engine.heapBase()).toBeGreaterThan(0);
+      const release = await fresh.instantiateEngine(readFileSync(RELEASE_WASM_URL), 'engine.wasm');
+      expect(typeof release.sha256Hex).toBe('function');
+      expect(loaded).toBe(false);
+      const error = await rejection(fresh.instantiateEngine(readFileSync(DEBUG_WASM_URL), 'engine.debug.wasm'));
+      expect(error.message).toBe('dsh-context-engine: cannot instantiate WASM module engine.debug.wasm: the loader instantiated it');
+      expect(loaded).toBe(true);
+    } finally {
+      vi.doUnmock('@assemblyscript/loader');
+      vi.resetModules();
+    }
+  });
+
   it('X-14 when engine.wasm cannot be read, importing the engine fails with its URL and the reason', async () => {
     vi.resetModules();
     vi.doMock('node:fs/promises', () => ({
