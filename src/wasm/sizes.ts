@@ -33,6 +33,11 @@ export const FIXED_BYTES = 3 * HASH_CTX_SIZE + READ_CTX_SIZE + SMALL_OUT_BYTES +
 export const MAX_PIECE_UNITS = 1 << 20;
 /** Largest piece of a byte array moved in at once. */
 export const MAX_PIECE_BYTES = 1 << 22;
+/**
+ * Piece of a string that is only counted (UTF-8 length, code points): 128 Ki units (256 KiB) stay in
+ * the CPU's L2 cache between the copy in and the count, about 10% faster on 1 MiB than one piece.
+ */
+export const COUNT_PIECE_UNITS = 1 << 17;
 
 /** Bytes `units` UTF-16 code units take. */
 export const utf16Bytes = (units: number): number => units * 2;

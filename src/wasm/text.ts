@@ -4,7 +4,7 @@
 
 import { engine } from './instance.js';
 import { claimIo, layout, pieceEnd, readU32, writeUtf16 } from './memory.js';
-import { MAX_PIECE_UNITS, utf16Bytes } from './sizes.js';
+import { COUNT_PIECE_UNITS, MAX_PIECE_UNITS, utf16Bytes } from './sizes.js';
 
 const U32_MAX = 0xffffffff;
 
@@ -19,7 +19,7 @@ function putUtf16(text: string, start: number, end: number): number {
 export function utf8LengthOf(text: string): number {
   let total = 0;
   for (let start = 0; start < text.length;) {
-    const end = pieceEnd(text, start, MAX_PIECE_UNITS);
+    const end = pieceEnd(text, start, COUNT_PIECE_UNITS);
     total += engine.utf8LengthUtf16(putUtf16(text, start, end), end - start) >>> 0;
     start = end;
   }
@@ -48,7 +48,7 @@ export function utf8Prefix(text: string, maxBytes: number): { units: number; byt
 export function codePointCount(text: string): number {
   let total = 0;
   for (let start = 0; start < text.length;) {
-    const end = pieceEnd(text, start, MAX_PIECE_UNITS);
+    const end = pieceEnd(text, start, COUNT_PIECE_UNITS);
     total += engine.codePointCountUtf16(putUtf16(text, start, end), end - start) >>> 0;
     start = end;
   }
