@@ -71,7 +71,8 @@ export class ReadState {
   finish(): ReadDigests | undefined {
     const bytes = engine.readFinish(this.#ctx(), layout.out, this.#replace ? 1 : 0);
     if (bytes === UTF8_INVALID) return undefined;
-    return { bytes, sha1: readAscii(layout.out, SHA1_HEX_SIZE), trimmedSha1: readAscii(layout.out + SHA1_HEX_SIZE, SHA1_HEX_SIZE) };
+    const both = readAscii(layout.out, 2 * SHA1_HEX_SIZE);
+    return { bytes, sha1: both.slice(0, SHA1_HEX_SIZE), trimmedSha1: both.slice(SHA1_HEX_SIZE) };
   }
 
   /** Drops the context: a finished or abandoned read leaves nothing behind. */
