@@ -5,9 +5,9 @@
 
 import { HASH_CTX_SIZE, SHA1_HEX_SIZE, SHA256_HEX_SIZE } from './abi.js';
 import { engine } from './instance.js';
-import { claimIo, layout, pieceEnd, readAscii, writeBytes, writeU32, writeUtf16, writeUtf8 } from './memory.js';
+import { claimIo, layout, pieceEnd, putBytes, putUtf16, readAscii, writeBytes, writeU32, writeUtf8 } from './memory.js';
 import { ContextSlot } from './slot.js';
-import { batchFits, batchLayout, MAX_PIECE_BYTES, MAX_PIECE_UNITS, utf16Bytes } from './sizes.js';
+import { batchFits, batchLayout, MAX_PIECE_BYTES, MAX_PIECE_UNITS } from './sizes.js';
 
 export type HashAlgorithm = 'sha1' | 'sha256';
 /** A string (hashed as its UTF-8 encoding) or bytes. */
@@ -53,20 +53,6 @@ const KERNELS: Readonly<Record<HashAlgorithm, Kernel>> = {
 /** Hex characters of a digest. */
 export function hexLength(algorithm: HashAlgorithm): number {
   return KERNELS[algorithm].hexLength;
-}
-
-/** Moves code units [start, end) of `text` into the I/O area and returns their address. */
-function putUtf16(text: string, start: number, end: number): number {
-  const at = claimIo(utf16Bytes(end - start));
-  writeUtf16(text, start, end, at);
-  return at;
-}
-
-/** Moves `bytes` into the I/O area and returns their address. */
-function putBytes(bytes: Uint8Array): number {
-  const at = claimIo(bytes.length);
-  writeBytes(bytes, at);
-  return at;
 }
 
 /** Feeds `input` into the context at `ctx`, in pieces that fit the I/O area. */

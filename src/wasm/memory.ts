@@ -155,6 +155,20 @@ export function writeBytes(bytes: Uint8Array, ptr: number): void {
   u8.set(bytes, ptr);
 }
 
+/** Claims the I/O area for code units [start, end) of `text`, moves them in, returns their address. */
+export function putUtf16(text: string, start: number, end: number): number {
+  const at = claimIo((end - start) * 2);
+  writeUtf16(text, start, end, at);
+  return at;
+}
+
+/** Claims the I/O area for `bytes`, moves them in, returns their address. */
+export function putBytes(bytes: Uint8Array): number {
+  const at = claimIo(bytes.length);
+  u8.set(bytes, at);
+  return at;
+}
+
 const encoder = new TextEncoder();
 
 /**

@@ -3,17 +3,10 @@
 // (codePointOffsetUtf16). Strings move in as UTF-16, in pieces that never split a surrogate pair.
 
 import { engine } from './instance.js';
-import { claimIo, layout, pieceEnd, readU32, writeUtf16 } from './memory.js';
-import { COUNT_PIECE_UNITS, MAX_PIECE_UNITS, utf16Bytes } from './sizes.js';
+import { layout, pieceEnd, putUtf16, readU32 } from './memory.js';
+import { COUNT_PIECE_UNITS, MAX_PIECE_UNITS } from './sizes.js';
 
 const U32_MAX = 0xffffffff;
-
-/** Moves code units [start, end) of `text` into the I/O area and returns their address. */
-function putUtf16(text: string, start: number, end: number): number {
-  const at = claimIo(utf16Bytes(end - start));
-  writeUtf16(text, start, end, at);
-  return at;
-}
 
 /** Bytes of the UTF-8 encoding of `text` (a lone surrogate counts 3, as U+FFFD). */
 export function utf8LengthOf(text: string): number {

@@ -24,7 +24,7 @@ const assemblyFiles = (dir: string): string[] =>
   readdirSync(new URL(dir, ROOT), { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? assemblyFiles(`${dir}${entry.name}/`) : entry.name.endsWith('.ts') ? [`${dir}${entry.name}`] : []);
 
-const mirrored = Object.entries(abi).filter((e): e is [string, number] => typeof e[1] === 'number');
+const mirrored = Object.entries(abi as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number');
 
 describe('X-14 one definition of the ABI numbers', () => {
   const declared = constants(read('assembly/abi.ts'));

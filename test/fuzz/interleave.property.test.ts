@@ -273,14 +273,19 @@ class StartRead implements fc.AsyncCommand<Model, Real> {
 
 const liveReads = (m: Readonly<Model>): number[] => m.reads.flatMap((s, i) => (s === undefined || s.done ? [] : [i]));
 
+/** The `which`-th read still in flight (modulo their number): its index and its model. */
+function liveRead(m: Model, which: number): { k: number; read: ReadModel } {
+  const live = liveReads(m);
+  const k = live[which % live.length]!;
+  return { k, read: m.reads[k]! };
+}
+
 class FeedRead implements fc.AsyncCommand<Model, Real> {
   constructor(readonly which: number, readonly text: string, readonly bytes: Uint8Array) {}
   check = (m: Readonly<Model>): boolean => liveReads(m).length > 0;
   async run(m: Model, r: Real): Promise<void> {
     ran();
-    const live = liveReads(m);
-    const k = live[this.which % live.length]!;
-    const read = m.reads[k]!;
+    const { k, read } = liveRead(m, this.which);
     const chunk: ReadChunk = read.kind === 'string' ? this.text : this.bytes;
     await r.reads[k]!.source.give(chunk, r.reads[k]!.result);
     if (read.decided !== undefined) return; // the reader has stopped: nothing more is read
@@ -321,9 +326,7 @@ class EndRead implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>): boolean => liveReads(m).length > 0;
   async run(m: Model, r: Real): Promise<void> {
     ran();
-    const live = liveReads(m);
-    const k = live[this.which % live.length]!;
-    const read = m.reads[k]!;
+    const { k, read } = liveRead(m, this.which);
     await r.reads[k]!.source.give(END, r.reads[k]!.result);
     expect(await r.reads[k]!.result).toEqual(expectedEnd(read));
     read.done = true;
@@ -336,9 +339,7 @@ class AbortRead implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>): boolean => liveReads(m).length > 0;
   async run(m: Model, r: Real): Promise<void> {
     ran();
-    const live = liveReads(m);
-    const k = live[this.which % live.length]!;
-    const read = m.reads[k]!;
+    const { k, read } = liveRead(m, this.which);
     r.reads[k]!.abort.abort();
     // A read that already decided (oversize, invalid) returned before the abort.
     expect(await r.reads[k]!.result).toEqual(read.decided ?? { status: 'cancelled' });
