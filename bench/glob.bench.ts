@@ -163,6 +163,7 @@ function fullList(runs: number): Row {
 
 interface ColdRun {
   readonly ms: number;
+  readonly phases: { readonly load: number; readonly compile: number; readonly match: number };
   readonly digest: string;
 }
 
@@ -183,6 +184,10 @@ const COLD_TARGET_MS = 10;
 function coldStart(runs: number): { row: Row; note: string } {
   const ours: number[] = [];
   const theirs: number[] = [];
+  const phases: Record<'ours' | 'picomatch', { load: number[]; compile: number[]; match: number[] }> = {
+    ours: { load: [], compile: [], match: [] },
+    picomatch: { load: [], compile: [], match: [] },
+  };
   for (let run = 0; run < runs; run++) {
     const order = run % 2 === 0 ? (['ours', 'picomatch'] as const) : (['picomatch', 'ours'] as const);
     const result: Partial<Record<'ours' | 'picomatch', ColdRun>> = {};
@@ -190,7 +195,14 @@ function coldStart(runs: number): { row: Row; note: string } {
     if (result.ours!.digest !== result.picomatch!.digest) throw new Error(`glob cold start: picomatch disagrees with ours (digest ${result.picomatch!.digest} vs ${result.ours!.digest})`);
     ours.push(result.ours!.ms);
     theirs.push(result.picomatch!.ms);
+    for (const side of ['ours', 'picomatch'] as const) {
+      phases[side].load.push(result[side]!.phases.load);
+      phases[side].compile.push(result[side]!.phases.compile);
+      phases[side].match.push(result[side]!.phases.match);
+    }
   }
+  const phaseText = (side: 'ours' | 'picomatch'): string =>
+    `load ${median(phases[side].load).toFixed(2)}, compile ${median(phases[side].compile).toFixed(2)}, match ${median(phases[side].match).toFixed(2)} ms`;
   const oursMs = median(ours);
   const row: Row = {
     group: coldGroup(runs),
@@ -202,6 +214,7 @@ function coldStart(runs: number): { row: Row; note: string } {
   };
   const verdict = oursMs <= COLD_TARGET_MS ? 'met' : '**not met**';
   const note = `- glob cold start: ours ${oursMs.toFixed(2)} ms (target ≤ ${COLD_TARGET_MS} ms ${verdict}), picomatch ${median(theirs).toFixed(2)} ms; ` +
+    `medians by phase: ours ${phaseText('ours')}; picomatch ${phaseText('picomatch')}; ` +
     `ours per process: ${ours.map((v) => v.toFixed(1)).join(', ')} ms`;
   return { row, note };
 }
