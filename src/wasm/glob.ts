@@ -62,7 +62,7 @@ export function compileGlobSet(patterns: readonly string[], dot: boolean): GlobC
     const needOut = engine.globNeedOut();
     if (needOut > GLOB_MAX_SET_BYTES) return { ok: false, kind: 'set-too-large', bytes: needOut };
     work = Math.max(work, engine.globNeedWork());
-    outCap = Math.min(GLOB_MAX_SET_BYTES, Math.max(outCap * 2, needOut));
+    if (needOut > 0) outCap = Math.min(GLOB_MAX_SET_BYTES, Math.max(outCap * 2, needOut));
   }
   return { ok: false, kind: 'status', status: GLOB_NO_SPACE, index: failed, detail: 0 };
 }
