@@ -92,7 +92,47 @@ export function below(base: string, absolute: string): string | undefined {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
-/** The compiled globs of a rule list; rebuilt only when the list of globs changes. */
+/** Most UTF-8 bytes of `paths:` globs one rule may have; a rule with more is skipped, alone. */
+export const MAX_RULE_GLOB_BYTES = 16384;
+/** Most UTF-8 bytes of globs compiled for one collection; path rules past it stay inactive, with a warning. */
+export const MAX_GLOB_BYTES = 262144;
+/** The limits `RuleMatcher.update` assumes when given none: AM-03's defaults. */
+const DEFAULT_RULE_LIMITS: RuleLimits = { maxRuleBytes: 65536, maxRulesBytes: 131072, maxRules: 100 };
+
+/** A glob (or a whole rule's globs) that is not compiled, and why. */
+export interface RejectedGlob {
+  readonly displayPath: string;
+  readonly pattern: string;
+  readonly reason: string;
+}
+
+/**
+ * Which path-scoped rules could ever be injected (AM-35): a rule is chosen only after every
+ * unconditional rule before it, so one that would not fit after them (by `maxRules` or
+ * `maxRulesBytes`), or that `selectRules` always skips (empty, over `maxRuleBytes`), never is.
+ */
+export function injectablePathRules(rules: readonly Rule[], limits: RuleLimits): boolean[] {
+  let count = 0;
+  let bytes = 0;
+  let open = true;
+  return rules.map((rule) => {
+    const usable = rule.body !== '' && rule.bytes <= limits.maxRuleBytes;
+    const fits = open && usable && count + 1 <= limits.maxRules && bytes + rule.bytes <= limits.maxRulesBytes;
+    if (rule.paths.length > 0) return fits;
+    if (usable && open) {
+      if (fits) (count++, (bytes += rule.bytes));
+      else open = false; // selectRules stops here, whatever follows
+    }
+    return false;
+  });
+}
+
+/**
+ * The compiled globs of a rule list; rebuilt only when the list of globs changes. Only rules that
+ * can be injected are compiled, each rule's globs are bounded (MAX_RULE_GLOB_BYTES) and so is the
+ * total (MAX_GLOB_BYTES), and a glob the engine refuses is dropped alone: one repository's rules can
+ * neither make compiling slow nor switch the other rules off.
+ */
 export class RuleMatcher {
   #key = '';
   #set: GlobSet | undefined;
@@ -101,22 +141,49 @@ export class RuleMatcher {
   /** Rule index of each pattern of `#set`. */
   #owners: number[] = [];
   #rules: readonly Rule[] = [];
-  /** Patterns the engine refused, with the reason (reported once per compile). */
-  rejected: { displayPath: string; pattern: string; reason: string }[] = [];
+  /** Globs not compiled, with the reason (a new array at each compile, so a caller can report once). */
+  rejected: RejectedGlob[] = [];
 
   /**
-   * Points the matcher at `rules`, compiling their globs into one GlobSet if the globs changed.
-   * Rules without globs may come and go without a compile: only the pattern-to-rule map is rebuilt.
+   * @param bounds the per-rule and total glob bytes (MAX_RULE_GLOB_BYTES, MAX_GLOB_BYTES unless a
+   *   test needs others)
    */
-  update(rules: readonly Rule[]): void {
+  constructor(readonly bounds: { readonly ruleGlobBytes: number; readonly globBytes: number } = { ruleGlobBytes: MAX_RULE_GLOB_BYTES, globBytes: MAX_GLOB_BYTES }) {}
+
+  /** The patterns the compiled set holds, in order. */
+  get compiled(): readonly string[] {
+    return this.#set?.patterns ?? [];
+  }
+
+  /**
+   * Points the matcher at `rules`, compiling the globs of the rules that can be injected under
+   * `limits` into one GlobSet if those globs changed. Rules without globs may come and go without a
+   * compile: only the pattern-to-rule map is rebuilt. Never throws for what the rules contain.
+   */
+  update(rules: readonly Rule[], limits: RuleLimits = DEFAULT_RULE_LIMITS): void {
     this.#rules = rules;
     const patterns: string[] = [];
     const owners: number[] = [];
-    rules.forEach((rule, i) => rule.paths.forEach((p) => (patterns.push(p), owners.push(i))));
+    const skipped: RejectedGlob[] = [];
+    const injectable = injectablePathRules(rules, limits);
+    let total = 0;
+    rules.forEach((rule, i) => {
+      if (!injectable[i]) return;
+      const bytes = rule.paths.reduce((sum, p) => sum + utf8Length(p), 0);
+      const more = rule.paths.length > 1 ? ` (and ${rule.paths.length - 1} more)` : '';
+      if (bytes > this.bounds.ruleGlobBytes) {
+        skipped.push({ displayPath: rule.displayPath, pattern: rule.paths[0]!, reason: `the rule's paths globs${more} are ${bytes} bytes; the limit is ${this.bounds.ruleGlobBytes} per rule` });
+      } else if (total + bytes > this.bounds.globBytes) {
+        skipped.push({ displayPath: rule.displayPath, pattern: rule.paths[0]!, reason: `the globs of the rules before it take ${total} bytes; with this rule's ${bytes}${more} they would pass the limit of ${this.bounds.globBytes}` });
+      } else {
+        total += bytes;
+        rule.paths.forEach((p) => (patterns.push(p), owners.push(i)));
+      }
+    });
     const key = JSON.stringify(patterns);
     if (key !== this.#key) {
       this.#key = key;
-      this.rejected = [];
+      this.rejected = skipped;
       this.#compile(patterns, owners);
     }
     this.#owners = this.#kept.map((i) => owners[i]!);
@@ -124,25 +191,41 @@ export class RuleMatcher {
 
   #compile(patterns: string[], owners: number[]): void {
     this.#kept = patterns.map((_, i) => i);
-    if (patterns.length === 0) {
-      this.#set = undefined;
-      return;
-    }
+    this.#set = undefined;
+    if (patterns.length === 0) return;
     try {
       this.#set = compileGlobs(patterns);
+      return;
     } catch {
-      // Only on failure: find the refused patterns one by one, drop them, and compile the rest once.
-      this.#kept = this.#kept.filter((i) => {
-        try {
-          compileGlobs([patterns[i]!]);
-          return true;
-        } catch (error) {
-          this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern: patterns[i]!, reason: (error as Error).message });
-          return false;
-        }
-      });
-      this.#set = this.#kept.length === 0 ? undefined : compileGlobs(this.#kept.map((i) => patterns[i]!));
+      // Only on failure: find the refused patterns one by one and drop them.
     }
+    this.#kept = this.#kept.filter((i) => {
+      try {
+        compileGlobs([patterns[i]!]);
+        return true;
+      } catch (error) {
+        this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern: patterns[i]!, reason: (error as Error).message });
+        return false;
+      }
+    });
+    // Each glob compiles alone but the set may still be too large: keep the longest prefix that compiles.
+    let low = 0;
+    let high = this.#kept.length;
+    let best: GlobSet | undefined;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      try {
+        best = compileGlobs(this.#kept.slice(0, mid).map((i) => patterns[i]!));
+        low = mid;
+      } catch {
+        high = mid - 1;
+      }
+    }
+    for (const i of this.#kept.slice(low)) {
+      this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern: patterns[i]!, reason: 'the compiled set of the globs before it is already as large as the engine allows' });
+    }
+    this.#kept = this.#kept.slice(0, low);
+    this.#set = best;
   }
 
   /**
