@@ -48,6 +48,17 @@ export interface RuleSources {
 export const RULE_FRONTMATTER_ALLOWANCE = 65536;
 /** Most `.md` files one collection looks at, so a repository with a huge rule tree cannot stall a step. */
 export const MAX_RULE_FILES_SCANNED = 10000;
+/** Most directory entries (of any kind) one collection looks at. */
+export const MAX_RULE_ENTRIES_VISITED = 20000;
+/** Most directories one collection lists. */
+export const MAX_RULE_DIRS_VISITED = 2000;
+
+/** What one collection may still visit (AM-31): every walk of every rule dir draws on it. */
+interface WalkBudget {
+  files: number;
+  entries: number;
+  dirs: number;
+}
 
 /**
  * Parses a rule file's text (AM-33): the `paths` globs of its frontmatter and its body with the
@@ -267,6 +278,7 @@ interface Found {
  */
 export class RuleReader {
   readonly #cache = new Map<string, { version: FsVersion; displayPath: string; rule: Rule | undefined }>();
+  readonly #warned = new Set<string>();
 
   constructor(
     readonly fs: FileSystem,
@@ -281,7 +293,7 @@ export class RuleReader {
    */
   async collect(sources: RuleSources, signal?: AbortSignal): Promise<Rule[]> {
     const found: Found[] = [];
-    const budget = { left: MAX_RULE_FILES_SCANNED };
+    const budget: WalkBudget = { files: MAX_RULE_FILES_SCANNED, entries: MAX_RULE_ENTRIES_VISITED, dirs: MAX_RULE_DIRS_VISITED };
     for (const dir of sources.userRuleDirs) {
       await this.#scan(dir.path, stripSlashes(dir.configured), 'user', undefined, found, budget, signal);
     }
@@ -306,41 +318,64 @@ export class RuleReader {
   /**
    * Collects the `.md` files below one rule dir (`**\/*.md`: hidden names are skipped, as the glob's
    * default would). User dirs follow every link, with directory cycles broken by real path; project
-   * dirs skip anything whose real path leaves the project root (AM-32).
+   * dirs skip anything whose real path leaves the project root (AM-32). No walk enters a directory
+   * that contains the rule dir itself (a link back to the project root or the home directory would
+   * make every step walk all of it), and every walk draws on the collection's budget of files,
+   * entries and directories; running out stops the collection, with a warning.
    */
   async #scan(
-    absolute: string, display: string, level: Rule['level'], root: FsTarget | undefined, out: Found[], budget: { left: number }, signal: AbortSignal | undefined,
+    absolute: string, display: string, level: Rule['level'], root: FsTarget | undefined, out: Found[], budget: WalkBudget, signal: AbortSignal | undefined,
   ): Promise<void> {
     const start = await this.fs.resolve(absolute, { signal });
     const info = await this.fs.stat(start, signal).catch(() => undefined);
     if (info?.type !== 'directory' || (root !== undefined && !this.fs.contains(root, start))) return;
     const files: Found[] = [];
     const visited = new Set<string>([start.targetKey]);
+    const shown = (rel: string) => (rel === '' ? display : `${display}/${rel}`);
     const walk = async (dir: FsTarget, rel: string): Promise<void> => {
+      if (budget.dirs <= 0 || budget.entries <= 0 || budget.files <= 0) return;
+      budget.dirs--;
       let entries;
       try {
         entries = await this.fs.listDir(dir, signal);
       } catch (error) {
         if (signal?.aborted) throw error;
-        this.warn(`auto-memory: cannot list rule directory ${display}${rel === '' ? '' : `/${rel}`}: ${(error as Error).message}`);
+        this.warn(`auto-memory: cannot list rule directory ${shown(rel)}: ${(error as Error).message}`);
         return;
       }
       for (const entry of entries) {
-        if (entry.name.startsWith('.') || budget.left <= 0) continue;
+        if (budget.entries <= 0 || budget.files <= 0) return;
+        budget.entries--;
+        if (entry.name.startsWith('.')) continue;
         if (root !== undefined && !this.fs.contains(root, entry.target)) continue;
         const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
         if (entry.type === 'directory') {
           if (visited.has(entry.target.targetKey)) continue;
           visited.add(entry.target.targetKey);
+          if (this.fs.contains(entry.target, start)) {
+            this.#warnOnce(`auto-memory: not following rule directory ${shown(child)}: it leads back to a directory that contains ${display}`);
+            continue;
+          }
+          if (budget.dirs <= 0) continue;
           await walk(entry.target, child);
         } else if (entry.type === 'file' && entry.name.endsWith(MARKDOWN_SUFFIX)) {
-          budget.left--;
+          budget.files--;
           files.push({ level, displayPath: posix.join(display, child), target: entry.target, version: entry.version, size: entry.size });
         }
       }
     };
     await walk(start, '');
+    if (budget.files <= 0 || budget.entries <= 0 || budget.dirs <= 0) {
+      this.#warnOnce(`auto-memory: stopped reading rule directories at ${display}: the limits are ${MAX_RULE_FILES_SCANNED} .md files, ${MAX_RULE_ENTRIES_VISITED} entries and ${MAX_RULE_DIRS_VISITED} directories per step; rules past them are not loaded`);
+    }
     out.push(...files.sort((a, b) => compareCodePoints(a.displayPath, b.displayPath)));
+  }
+
+  /** Warns once per distinct message (the walk runs at every step). */
+  #warnOnce(message: string): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
+    this.warn(message);
   }
 
   async #read(file: Found, signal: AbortSignal | undefined): Promise<Rule | undefined> {

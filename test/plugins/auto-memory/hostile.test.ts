@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { utf8Length } from '../../../src/engine/index.js';
 import * as autoMemory from '../../../src/plugins/auto-memory/index.js';
-import { MAX_GLOB_BYTES, MAX_RULE_GLOB_BYTES, RuleMatcher, type Rule } from '../../../src/plugins/auto-memory/rules.js';
+import {
+  MAX_GLOB_BYTES, MAX_RULE_DIRS_VISITED, MAX_RULE_ENTRIES_VISITED, MAX_RULE_FILES_SCANNED, MAX_RULE_GLOB_BYTES, RuleMatcher, type Rule,
+} from '../../../src/plugins/auto-memory/rules.js';
 import { createTestHost } from '../../../src/testing/index.js';
 import { built, runScript } from '../../support/processes.js';
 import { tempDir } from './support.js';
@@ -94,5 +96,50 @@ describe('item 8: rules that would switch path rules off', () => {
     expect(matcher.rejected.map((r) => r.displayPath)).toEqual(hostile.slice(kept - 1).map((r) => r.displayPath));
     expect(matcher.rejected[0]!.reason).toBe('the compiled set of the globs before it is already as large as the engine allows');
     expect(matcher.activated([{ fromCwd: undefined, fromRoot: 'src/a.ts' }])).toEqual(['first.md']);
+  });
+});
+
+describe('item 9: rule walks are bounded', () => {
+  const rulesOf = (host: ReturnType<typeof createTestHost>) => [...new Set(host.requests.flatMap((r) => r.messages).flatMap((m) => {
+    const source = m.source as { channel?: string; rules?: { path: string }[] };
+    return source.channel === 'rules' ? source.rules!.map((r) => r.path) : [];
+  }))];
+
+  it('AM-31 AM-32 item 9: a link in a project rule dir back to the project root is not followed: one rule, a few listings per step, one warning', async () => {
+    const files: Record<string, string> = { '/repo/.git/HEAD': '', '/repo/.claude/rules/own.md': 'Own rule.\n' };
+    for (let d = 0; d < 30; d++) for (let f = 0; f < 100; f++) files[`/repo/pkg/d${d}/f${f}.${f % 10 === 0 ? 'md' : 'ts'}`] = 'x';
+    const host = createTestHost({ cwd: '/repo', dshHome: tempDir(), homedir: '/home/u', files });
+    host.fs.symlink('/repo/.claude/rules/up', '/repo');
+    host.fs.symlink('/repo/.claude/rules/home', '/home/u');
+    host.use(autoMemory, {});
+    host.fs.calls.length = 0;
+    await host.run('look', [{ tools: [{ name: 'read', input: { file_path: 'pkg/d0/f1.ts' } }] }, { tools: [{ name: 'read', input: { file_path: 'pkg/d0/f2.ts' } }] }, { text: 'ok' }]);
+    expect(rulesOf(host)).toEqual(['.claude/rules/own.md']);
+    expect(host.fs.calls.filter((c) => c.op === 'listDir').length).toBeLessThanOrEqual(3 * 3);
+    expect(host.logs.map((l) => l.message)).toEqual(['auto-memory: not following rule directory .claude/rules/up: it leads back to a directory that contains .claude/rules']);
+  });
+
+  it('AM-32 item 9: user rule dirs follow links, but not one back to the home directory', async () => {
+    const host = createTestHost({ cwd: '/repo', dshHome: tempDir(), homedir: '/home/u', files: { '/repo/.git/HEAD': '', '/home/u/.claude/rules/mine.md': 'Mine.\n', '/home/u/notes/a.md': 'not a rule', '/nix/store/x/shared.md': 'Shared.\n' } });
+    host.fs.symlink('/home/u/.claude/rules/home', '/home/u');
+    host.fs.symlink('/home/u/.claude/rules/nix', '/nix/store/x');
+    host.use(autoMemory, {});
+    await host.run('hi', [{ text: 'ok' }]);
+    expect(rulesOf(host)).toEqual(['~/.claude/rules/mine.md', '~/.claude/rules/nix/shared.md']);
+    expect(host.logs.map((l) => l.message)).toEqual(['auto-memory: not following rule directory ~/.claude/rules/home: it leads back to a directory that contains ~/.claude/rules']);
+  });
+
+  it('AM-31 item 9: the directories and entries one step visits are bounded, with one warning naming the limits', async () => {
+    const files: Record<string, string> = { '/repo/.git/HEAD': '' };
+    for (let d = 0; d < MAX_RULE_DIRS_VISITED + 500; d++) files[`/repo/.claude/rules/d${String(d).padStart(4, '0')}/r.md`] = `Rule ${d}.\n`;
+    const host = createTestHost({ cwd: '/repo', dshHome: tempDir(), homedir: '/home/u', files });
+    host.use(autoMemory, {});
+    host.fs.calls.length = 0;
+    await host.run('hi', [{ text: 'ok' }]);
+    expect(host.fs.calls.filter((c) => c.op === 'listDir').length).toBe(MAX_RULE_DIRS_VISITED);
+    expect(host.logs.map((l) => l.message)).toEqual([
+      `auto-memory: stopped reading rule directories at .claude/rules: the limits are ${MAX_RULE_FILES_SCANNED} .md files, ${MAX_RULE_ENTRIES_VISITED} entries and ${MAX_RULE_DIRS_VISITED} directories per step; rules past them are not loaded`,
+    ]);
+    expect(rulesOf(host)).toHaveLength(100);
   });
 });
