@@ -65,7 +65,7 @@ export class NodeFileSystem implements FileSystem {
     const realParent = await this.#realDirectory(parent, absolute);
     const candidate = join(realParent === undefined ? await this.#realTarget(parent) : realParent, basename(absolute));
     if (realParent === undefined) return candidate;
-    const info = await lstatOrAbsent(candidate, absolute);
+    const info = await statOrAbsent(candidate, absolute, false);
     return info?.isSymbolicLink() ? ((await realpathOrAbsent(candidate, absolute)) ?? candidate) : candidate;
   }
 
@@ -79,18 +79,18 @@ export class NodeFileSystem implements FileSystem {
     if (parent === dir) return dir;
     const known = this.#dirs.get(dir);
     if (known !== undefined) {
-      const now = await statOrAbsent(dir, what);
+      const now = await statOrAbsent(dir, what, true);
       if (now?.isDirectory() && now.dev === known.dev && now.ino === known.ino) return known.real;
       this.#dirs.delete(dir);
     }
     const realParent = await this.#realDirectory(parent, what);
     if (realParent === undefined) return undefined;
     const candidate = join(realParent, basename(dir));
-    let info = await lstatOrAbsent(candidate, what);
+    let info = await statOrAbsent(candidate, what, false);
     let real = candidate;
     if (info?.isSymbolicLink()) {
       const followed = await realpathOrAbsent(candidate, what);
-      info = followed === undefined ? undefined : await statOrAbsent(followed, what);
+      info = followed === undefined ? undefined : await statOrAbsent(followed, what, true);
       real = followed ?? candidate;
     }
     if (info === undefined) return undefined;
@@ -235,20 +235,10 @@ export class NodeFileSystem implements FileSystem {
 /** How many directories' real paths a provider remembers (it forgets them all when full). */
 const REMEMBERED_DIRECTORIES = 4096;
 
-/** `lstat` as bigints; `undefined` when absent. */
-async function lstatOrAbsent(path: string, what: string): Promise<BigIntStats | undefined> {
+/** `lstat` (or, with `follow`, `stat`) as bigints; `undefined` when absent or a dangling link. */
+async function statOrAbsent(path: string, what: string, follow: boolean): Promise<BigIntStats | undefined> {
   try {
-    return await lstat(path, { bigint: true });
-  } catch (error) {
-    if (isAbsence(error)) return undefined;
-    throw toFsError(error, 'resolve', what);
-  }
-}
-
-/** `stat` (following links) as bigints; `undefined` when absent or dangling. */
-async function statOrAbsent(path: string, what: string): Promise<BigIntStats | undefined> {
-  try {
-    return await stat(path, { bigint: true });
+    return await (follow ? stat : lstat)(path, { bigint: true });
   } catch (error) {
     if (isAbsence(error)) return undefined;
     throw toFsError(error, 'resolve', what);
