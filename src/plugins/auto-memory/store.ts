@@ -231,7 +231,7 @@ export class MemoryStore {
       if (isMemoryError(current)) return current;
       const next = update(current);
       if (next === null || next.text === current?.text) {
-        await tx.keepIndex();
+        await tx.dropIndex();
         return undefined;
       }
       const problem = this.#checkIndex(next);

@@ -78,20 +78,15 @@ export class Transaction {
 
   /** Stages the new index (replacing one staged before); it is published last. */
   async index(virtual: string, path: string, bytes: Uint8Array): Promise<void> {
-    await this.#dropIndex();
+    await this.dropIndex();
     const staged = await this.#attempt(virtual, 'updated', () => runAsync(stage(this.disk, path, bytes)));
     this.#index = { virtual, staged };
   }
 
-  /** Forgets a staged index (the index turned out not to need a change). */
-  async #dropIndex(): Promise<void> {
+  /** Drops a staged index: the command turned out not to change it. */
+  async dropIndex(): Promise<void> {
     if (this.#index !== undefined) await runAsync(discard(this.disk, this.#index.staged));
     this.#index = undefined;
-  }
-
-  /** Drops a staged index: the command no longer changes it. */
-  async keepIndex(): Promise<void> {
-    await this.#dropIndex();
   }
 
   /**
@@ -142,7 +137,7 @@ export class Transaction {
       }
     }
     this.#steps.length = 0;
-    await this.#dropIndex();
+    await this.dropIndex();
     await removeCreated(this.disk, this.#created);
     this.#created.length = 0;
   }
@@ -171,7 +166,7 @@ export class Transaction {
     else {
       for (const step of this.#steps) if (step.kind === 'write' && step.backup !== undefined) await runAsync(removeQuietly(this.disk, step.backup.temp));
       for (const step of this.#steps) if (step.kind === 'write' && !done.includes(step)) await runAsync(discard(this.disk, step.staged));
-      await this.#dropIndex();
+      await this.dropIndex();
     }
     return new DiskError(failure.virtual, failure.action, failure.cause, changed.reverse());
   }

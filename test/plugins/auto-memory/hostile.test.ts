@@ -53,7 +53,10 @@ describe('item 8: rules that would switch path rules off', () => {
     const host = createTestHost({ cwd: '/repo', dshHome: tempDir(), homedir: '/home/u', files });
     host.use(autoMemory, {});
     await host.run('look', [{ tools: [{ name: 'read', input: { file_path: 'src/a.ts' } }] }, { text: 'ok' }]);
-    const injected = host.requests.at(-1)!.messages.flatMap((m) => ((m.source as { channel?: string; rules?: { path: string }[] }).channel === 'rules' ? (m.source as { rules: { path: string }[] }).rules.map((r) => r.path) : []));
+    const injected = host.requests.at(-1)!.messages.flatMap((m) => {
+      const source = m.source as { channel?: string; rules?: { path: string }[] };
+      return source.channel === 'rules' ? source.rules!.map((r) => r.path) : [];
+    });
     expect(injected).toEqual(['~/.claude/rules/user.md', '.claude/rules/zz-api.md']);
     const warnings = host.logs.map((l) => l.message);
     expect(warnings).toHaveLength(60);
