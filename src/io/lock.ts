@@ -20,7 +20,7 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 export const DEFAULT_LOCK_STALE_MS = 30_000;
 /** First and longest pause between attempts. */
 const FIRST_PAUSE_MS = 2;
-const LONGEST_PAUSE_MS = 100;
+const LONGEST_PAUSE_MS = 20;
 /** Bytes read of a lock file: its content is a short JSON object. */
 const LOCK_READ_BYTES = 1024;
 const BREAK_SUFFIX = '.break';
@@ -102,7 +102,7 @@ function* inspect(ops: FileOps, lockPath: string, staleMs: number): Steps<{ raw:
 function* breakLock(ops: FileOps, lockPath: string, raw: string, staleMs: number): Steps<void> {
   const breaker = lockPath + BREAK_SUFFIX;
   try {
-    yield* settle(ops.createExclusive(breaker, new Uint8Array(0), PRIVATE_FILE_MODE));
+    yield* settle(ops.createExclusive(breaker, new Uint8Array(0), PRIVATE_FILE_MODE, false));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const info = yield* settle(ops.lstat(breaker));
@@ -129,7 +129,7 @@ export function* acquire(ops: FileOps, lockPath: string, options: LockOptions = 
   for (;;) {
     const content: Holder = { pid: process.pid, host: hostname(), since: Date.now(), token };
     try {
-      yield* settle(ops.createExclusive(lockPath, new TextEncoder().encode(JSON.stringify(content)), PRIVATE_FILE_MODE));
+      yield* settle(ops.createExclusive(lockPath, new TextEncoder().encode(JSON.stringify(content)), PRIVATE_FILE_MODE, false));
       return token;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -27,8 +27,11 @@ export interface FileOps {
   readPrefix(path: string, maxBytes: number): Awaitable<{ readonly bytes: Uint8Array; readonly size: number }>;
   /** Creates one directory with `mode`; an existing directory is fine. */
   mkdir(path: string, mode: number): Awaitable<void>;
-  /** Creates a new file (failing with EEXIST if anything is at `path`, never following a link), writes `data`, flushes it to disk. */
-  createExclusive(path: string, data: Uint8Array, mode: number): Awaitable<void>;
+  /**
+   * Creates a new file (failing with EEXIST if anything is at `path`, never following a link) and
+   * writes `data`; flushes it to disk unless `flush` is false (a lock file needs no durability).
+   */
+  createExclusive(path: string, data: Uint8Array, mode: number, flush?: boolean): Awaitable<void>;
   /** Atomically replaces `to` with `from`. */
   rename(from: string, to: string): Awaitable<void>;
   unlink(path: string): Awaitable<void>;
@@ -94,12 +97,12 @@ export const nodeFileOps: AsyncFileOps = {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   },
-  async createExclusive(path, data, mode) {
+  async createExclusive(path, data, mode, flush = true) {
     const handle = await open(path, CREATE_FLAGS, mode);
     try {
       await handle.writeFile(data);
       // A rename that follows must not publish a file whose bytes are still only in the page cache.
-      await handle.sync();
+      if (flush) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -151,11 +154,11 @@ export const nodeFileOpsSync: SyncFileOps = {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   },
-  createExclusive(path, data, mode) {
+  createExclusive(path, data, mode, flush = true) {
     const fd = openSync(path, CREATE_FLAGS, mode);
     try {
       for (let written = 0; written < data.length; ) written += writeSync(fd, data, written, data.length - written);
-      fsyncSync(fd);
+      if (flush) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }

@@ -126,6 +126,20 @@ describe('the cross-process lock', () => {
     expect(names(dir)).toEqual([]);
   });
 
+  it('item 3: a process killed while it holds the lock leaves the lock file, and the next process takes it over at once', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    const script = `
+      const { withLock, nodeFileOps } = await import(${JSON.stringify(built('io/index.js'))});
+      await withLock(nodeFileOps, process.argv[1], async () => process.kill(process.pid, 'SIGKILL'));
+    `;
+    const run = await runScript(script, [lock]);
+    expect(run.status).toBe(null);
+    expect(names(dir)).toEqual(['.f.lock']);
+    expect(await withLock(nodeFileOps, lock, async () => 'taken', { timeoutMs: 5000, staleMs: 60_000 })).toBe('taken');
+    expect(names(dir)).toEqual([]);
+  });
+
   it('release removes only the holder\'s own lock; a failed task still releases it', async () => {
     const dir = tempDir();
     const lock = lockPathFor(join(dir, 'f'));
