@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { sha1Hex, truncateUtf8, utf8Length } from '../engine/index.js';
 import { PRIVATE_FILE_MODE, removeQuietly } from './atomic.js';
 import type { FileOps } from './ops.js';
 import { settle, type Steps } from './steps.js';
@@ -31,9 +32,20 @@ export interface LockOptions {
   readonly staleMs?: number;
 }
 
-/** The lock file next to `path`: `<dir>/.<name>.lock` (hidden, so listings skip it). */
+/** Longest file name most file systems take, in bytes. */
+const MAX_NAME_BYTES = 255;
+/** Bytes of a long name a lock file name keeps, before a digest of the whole name. */
+const LONG_NAME_PREFIX_BYTES = 200;
+
+/**
+ * The lock file next to `path`: `<dir>/.<name>.lock` (hidden, so listings skip it). A name too long
+ * for that (a project key can be 255 bytes) keeps a prefix and adds a digest of the whole name.
+ */
 export function lockPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.lock`);
+  const name = basename(path);
+  const plain = `.${name}.lock`;
+  if (utf8Length(plain) <= MAX_NAME_BYTES) return join(dirname(path), plain);
+  return join(dirname(path), `.${truncateUtf8(name, LONG_NAME_PREFIX_BYTES).text}.${sha1Hex(name).slice(0, 16)}.lock`);
 }
 
 /** What a lock file says about its owner. */

@@ -313,6 +313,14 @@ describe('concurrent writers', () => {
     expect(tree(memdir).filter((p) => p.startsWith('.'))).toEqual([]);
   });
 
+  it('AM-06 AM-25 item 3: a project key as long as a file name may be (255 bytes) still gets its lock, and the lock is gone afterwards', async () => {
+    const base = tempDir();
+    const memdir = join(base, `--${'k'.repeat(251)}--`);
+    const store = new MemoryStore(nodeDisk, memdir, LIMITS);
+    expect(await store.create('/memories/a.md', memory('a', 'A'))).toMatchObject({ ok: true });
+    expect(tree(base).filter((p) => !p.startsWith('--'))).toEqual([]);
+  });
+
   it('AM-19 another process editing MEMORY.md between read and rename: the update starts over and keeps that edit', async () => {
     const faults = faultyDisk();
     const { store, memdir } = tempStore({}, faults.disk);
