@@ -156,6 +156,7 @@ export class RuleMatcher {
   rejected: RejectedGlob[] = [];
 
   /**
+   * A matcher with no rules yet.
    * @param bounds the per-rule and total glob bytes (MAX_RULE_GLOB_BYTES, MAX_GLOB_BYTES unless a
    *   test needs others)
    */
@@ -169,7 +170,11 @@ export class RuleMatcher {
   /**
    * Points the matcher at `rules`, compiling the globs of the rules that can be injected under
    * `limits` into one GlobSet if those globs changed. Rules without globs may come and go without a
-   * compile: only the pattern-to-rule map is rebuilt. Never throws for what the rules contain.
+   * compile: only the pattern-to-rule map is rebuilt. Never throws for what the rules contain;
+   * what it leaves out is in `rejected`.
+   * @param rules the collection, in AM-31 order
+   * @param limits AM-35's limits (default: AM-03's defaults), which decide what can be injected
+   * @returns nothing; `activated` answers from the new set
    */
   update(rules: readonly Rule[], limits: RuleLimits = DEFAULT_RULE_LIMITS): void {
     this.#rules = rules;
