@@ -184,16 +184,22 @@ export class NodeFileSystem implements FileSystem {
   /** Entries sorted by name in code-point order (X-15), typed after following symlinks. */
   async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
     throwIfFsAborted(signal, `listDir ${target.displayPath}`);
-    let names: string[];
+    let dirents;
     try {
-      names = await readdir(target.targetKey);
+      dirents = await readdir(target.targetKey, { withFileTypes: true });
     } catch (error) {
       throw toFsError(error, 'listDir', target.displayPath);
     }
-    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const entries: FsDirEntry[] = [];
-    for (const name of names) {
-      const child = await this.resolve(join(target.displayPath, name), { signal });
+    for (const dirent of dirents) {
+      const { name } = dirent;
+      throwIfFsAborted(signal, `listDir ${target.displayPath}`);
+      // The entries of the directory just read: each one's real path is the directory's plus its
+      // name, unless it is a link (no per-entry walk of the whole path).
+      const real = join(target.targetKey, name);
+      const displayPath = join(target.displayPath, name);
+      const child = { targetKey: dirent.isSymbolicLink() ? ((await realpathOrAbsent(real, displayPath)) ?? real) : real, displayPath };
       const info = await this.stat(child, signal);
       entries.push(info === undefined ? { name, type: 'other', target: child } : { name, type: info.type, target: child, version: info.version, size: info.size });
     }
