@@ -4,9 +4,16 @@
 // directories, project rules in .claude/rules and .dsh/rules (the 50 benchmark glob patterns as
 // `paths:`, plus unconditional ones), a .gitignore, and ignored build output the walk must skip.
 //
-//   node build/bench/generate-monorepo.js <dir> [--files N]
+// With --rules-dir the rules go to that directory instead (a repository without rules of its own, as
+// most real ones are, with rules brought by `dsh-context bench --rules-from`); with --git the root is
+// a real git work tree (`git init`, files left untracked: `git ls-files -co` lists them) instead of a
+// bare `.git/HEAD` marker.
+//
+//   node build/bench/generate-monorepo.js <dir> [--files N] [--rules-dir DIR] [--git]
 
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { dirname, join } from 'node:path';
 import ignore from 'ignore';
 import { RULE_PATTERNS, monorepoPaths } from './glob-inputs.js';
@@ -21,16 +28,29 @@ export interface GeneratedMonorepo {
   readonly ignoredFiles: number;
 }
 
+/** Where the rules go and what marks the root. */
+export interface GenerateOptions {
+  /** Write the rule files here (flat) instead of the repository's .claude/rules and .dsh/rules. */
+  readonly rulesDir?: string;
+  /** Make the root a real git work tree instead of writing a `.git/HEAD` marker. */
+  readonly git?: boolean;
+}
+
 /** Writes the monorepo under `root` (which must not exist or be empty). */
-export function generateBenchMonorepo(root: string, files = 100_000, seed = 42): GeneratedMonorepo {
+export function generateBenchMonorepo(root: string, files = 100_000, seed = 42, options: GenerateOptions = {}): GeneratedMonorepo {
   const next = random(seed);
-  const write = (path: string, text: string) => {
-    const full = join(root, path);
+  const write = (path: string, text: string, base = root) => {
+    const full = join(base, path);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, text);
   };
-  mkdirSync(join(root, '.git'), { recursive: true });
-  writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  if (options.git) {
+    mkdirSync(root, { recursive: true });
+    execFileSync('git', ['init', '-q', root]);
+  } else {
+    mkdirSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  }
   const GITIGNORE = 'node_modules/\ndist/\n*.log\n.cache/\n';
   // Tracked files only: a seeded path the .gitignore would hide is left out, so `files` is exact.
   const ignored = ignore().add(GITIGNORE);
@@ -61,13 +81,13 @@ export function generateBenchMonorepo(root: string, files = 100_000, seed = 42):
   }
   // Rules: each benchmark pattern scoped, in groups, plus a few unconditional rules.
   let ruleFiles = 0;
+  const rule = (dir: string, name: string, text: string) => (options.rulesDir === undefined ? write(`${dir}/${name}`, text) : write(name, text, options.rulesDir));
   RULE_PATTERNS.forEach((pattern, i) => {
-    const dir = i % 2 === 0 ? '.claude/rules' : '.dsh/rules';
-    write(`${dir}/rule-${String(i).padStart(2, '0')}.md`, `---\npaths:\n  - ${JSON.stringify(pattern)}\n---\nRule ${i} for ${pattern}.\n`);
+    rule(i % 2 === 0 ? '.claude/rules' : '.dsh/rules', `rule-${String(i).padStart(2, '0')}.md`, `---\npaths:\n  - ${JSON.stringify(pattern)}\n---\nRule ${i} for ${pattern}.\n`);
     ruleFiles++;
   });
   for (let i = 0; i < 5; i++) {
-    write(`.claude/rules/general-${i}.md`, `# General rule ${i}\n\nKeep changes small.\n`);
+    rule('.claude/rules', `general-${i}.md`, `# General rule ${i}\n\nKeep changes small.\n`);
     ruleFiles++;
   }
   // Ignored output the walk must not count.
@@ -76,16 +96,18 @@ export function generateBenchMonorepo(root: string, files = 100_000, seed = 42):
     write(`${i % 2 === 0 ? 'node_modules' : 'packages/core/dist'}/m${i % 40}/f${i}.js`, '');
     ignoredFiles++;
   }
-  // Tracked: the paths, the instruction and rule files, and the .gitignore (.git/ is not walked).
-  return { files: paths.length + instructionFiles + ruleFiles + 1, instructionFiles, ruleFiles, ignoredFiles };
+  // Listed: the paths, the instruction and rule files (when in the repository), and the .gitignore.
+  return { files: paths.length + instructionFiles + (options.rulesDir === undefined ? ruleFiles : 0) + 1, instructionFiles, ruleFiles, ignoredFiles };
 }
 
 if (process.argv[1]?.endsWith('generate-monorepo.js')) {
-  const [dir, flag, count] = process.argv.slice(2);
-  if (dir === undefined) {
-    process.stderr.write('usage: node build/bench/generate-monorepo.js <dir> [--files N]\n');
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { files: { type: 'string' }, 'rules-dir': { type: 'string' }, git: { type: 'boolean' } } });
+  const [dir] = positionals;
+  if (dir === undefined || positionals.length > 1) {
+    process.stderr.write('usage: node build/bench/generate-monorepo.js <dir> [--files N] [--rules-dir DIR] [--git]\n');
     process.exit(2);
   }
-  const result = generateBenchMonorepo(dir, flag === '--files' ? Number(count) : undefined);
+  const options = { ...(values['rules-dir'] !== undefined ? { rulesDir: values['rules-dir'] } : {}), git: values.git === true };
+  const result = generateBenchMonorepo(dir, values.files === undefined ? undefined : Number(values.files), undefined, options);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -12,7 +12,7 @@ import type { FileSystem } from 'dsh-context-engine/host';
 import { baselineDirectories, directoryCandidates, probeCandidate, readCandidate, touchedDirectories, type Candidate, type Layout, type Probe } from '#lib/plugins/workspace-context/files.js';
 import { resolveConfig } from '#lib/plugins/workspace-context/config.js';
 import { INTRO, renderBlock, type ByteBudget, type RenderItem } from '#lib/plugins/workspace-context/render.js';
-import { bufferBudget, readWithNodeCrypto } from '#lib/cli/bench.js';
+import { bufferBudget, readWithNodeCrypto } from '#lib/cli/bench-paths.js';
 import type { Comparison, Row } from './harness.js';
 import { generateMonorepo, pickTouches, type Monorepo } from './monorepo.js';
 

@@ -1,6 +1,7 @@
 // A small tour of the engine on real files: `node lib/demo.js [file ...]` (default: this package's
 // README.md). Each file is read through readBounded from a byte stream, exactly as a DSH plugin
-// would read an instruction file; a later release replaces this with the dsh-context CLI.
+// would read an instruction file. What the plugins give a model in a repository is the `dsh-context`
+// command's job (`dsh-context inspect`, `rules`, `bench`); this tour shows the engine's functions alone.
 
 import { createReadStream } from 'node:fs';
 import { relative } from 'node:path';

@@ -4,10 +4,12 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { CliError, nonNegativeInteger, positiveInteger, processEnvironment, resolveWorkspace } from './env.js';
+import { resolve } from 'node:path';
+import { CliError, nonNegativeInteger, positiveInteger, processEnvironment, requireDirectory, resolveWorkspace } from './env.js';
 import { serveProfiles } from './profiles.js';
 import { inspect } from './inspect.js';
-import { renderInspect, table } from './report.js';
+import { count, renderInspect, table, visible, visibleLine } from './report.js';
+import { DSH_DEPLOYED_MAX_BYTES } from '../plugins/workspace-context/config.js';
 import { rulesFor } from './rules.js';
 import { prepareSample, SAMPLE_CWD } from './sample.js';
 import { benchCommand, type BenchCommandOptions } from './bench.js';
@@ -48,7 +50,7 @@ program.command('inspect')
   .description('show exactly what the model would see at the start of a session in a directory')
   .argument('[dir]', 'the directory to inspect (default: the current directory)')
   .option('--cwd <subdir>', 'the session cwd, relative to dir (default: dir itself)')
-  .option('--max-bytes <n>', 'workspace-context maxBytes: the byte budget of the instruction message', positiveInteger('--max-bytes'), 65536)
+  .option('--max-bytes <n>', 'workspace-context maxBytes: the byte budget of the instruction message', positiveInteger('--max-bytes'), DSH_DEPLOYED_MAX_BYTES)
   .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
   .option('--sample', 'inspect the sample monorepo shipped with this package (at its packages/app)')
   .option('--summary', 'leave out the messages themselves')
@@ -58,7 +60,7 @@ program.command('inspect')
     const { environment, workspace, dispose } = target(dir, opts);
     try {
       const report = await inspect({ ...workspace, environment, maxBytes: opts.maxBytes, ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}) });
-      const shown = opts.sample ? { ...report, directory: '(the sample monorepo, examples/sample-monorepo)' } : report;
+      const shown = opts.sample ? { ...report, directory: '(the sample monorepo, examples/sample-monorepo)', dshHome: { ...report.dshHome, simulated: true as const } } : report;
       if (opts.json) json(shown);
       else print(renderInspect(shown, opts.summary === true));
     } finally {
@@ -85,25 +87,42 @@ program.command('rules')
     }
     if (opts.sample) report = { ...report, projectRoot: '(the sample monorepo)' };
     if (opts.json) return json(report);
-    const lines = [`${report.ruleCount} rule file${report.ruleCount === 1 ? '' : 's'} found (project root ${report.projectRoot})`];
+    const lines = [`${count(report.ruleCount, 'rule file')} found (project root ${visibleLine(report.projectRoot)})`];
     lines.push(...table(report.touches.map((t) => [t.path, t.rules.length === 0 ? 'no path-scoped rule' : t.rules.join(', ')])));
-    lines.push(report.injected.length === 0 ? 'The next step would inject no path-scoped rule.' : `The next step would inject: ${report.injected.join(', ')}`);
-    if (report.cut.length > 0) lines.push(`Activated but kept out by the rule limits (maxRules / maxRulesBytes): ${report.cut.join(', ')}`);
-    for (const warning of report.warnings) lines.push(`warning: ${warning}`);
-    print(lines.join('\n'));
+    lines.push(report.injected.length === 0 ? 'The next step would inject no path-scoped rule.' : `The next step would inject: ${visibleLine(report.injected.join(', '))}`);
+    if (report.cut.length > 0) lines.push(`Activated but kept out by the rule limits (maxRules / maxRulesBytes): ${visibleLine(report.cut.join(', '))}`);
+    for (const warning of report.warnings) lines.push(`warning: ${visibleLine(warning)}`);
+    print(visible(lines.join('\n')));
   });
 
 program.command('bench')
-  .description('benchmark a repository: the WASM engine against the plain-JavaScript path, phase by phase')
-  .argument('[dir]', 'the repository (default: the current directory)')
-  .option('--max-bytes <n>', 'the instruction budget used to compose baselines', positiveInteger('--max-bytes'), 65536)
-  .option('--rounds <n>', 'timed rounds per phase (the median is reported)', positiveInteger('--rounds'), 3)
+  .description('benchmark what DSH reads in a repository: the WASM engine against the plain-JavaScript path, phase by phase')
+  .argument('[dir]', 'the directory whose files are the workload (default: the current directory)')
+  .option('--cwd <subdir>', 'the session cwd, relative to dir (default: dir itself); the project root is found from it')
+  .option('--rules-from <dir>', 'a directory of rule files (Claude-style, with paths:) to add to the project\'s own')
+  .option('--glob <pattern...>', 'globs to add to the glob phase')
+  .option('--exclude <glob...>', 'leave out listed files matching these globs (relative to dir)')
+  .option('--max-bytes <n>', 'the instruction budget used to compose baselines', positiveInteger('--max-bytes'), DSH_DEPLOYED_MAX_BYTES)
+  .option('--rounds <n>', 'timed rounds per phase (medians and ranges are reported)', positiveInteger('--rounds'), 5)
+  .option('--compare <report.json>', 'a previous --json report: print the change per phase')
   .option('--json', 'print a JSON report')
-  .addHelpText('after', '\nPhases: walk (honouring .gitignore), discover, read+digest, compose, glob. Both paths run in the same\nprocess on the same inputs and must give the same answers before anything is timed.')
-  .action(async (dir: string | undefined, opts: BenchCommandOptions) => {
+  .addHelpText('after', `
+Files: git ls-files -co --exclude-standard in a git work tree, a .gitignore-aware walk outside one.
+Phases: read+digest (every instruction file a session at the cwd reads, its own and reached by
+touches below it), compose (the baseline of a session in each directory holding files), glob (every
+file against every rule glob), and the whole run end to end. Both paths run in the same process on
+the same inputs and must give the same answers before anything is timed.
+
+Examples:
+  dsh-context bench .
+  dsh-context bench ~/code/monorepo --cwd packages/api --rules-from ~/.claude/rules
+  dsh-context bench . --glob "src/**/*.ts" "**/*.md" --exclude "vendor/**" --json > run.json
+  dsh-context bench . --compare run.json`)
+  .action(async (dir: string | undefined, opts: BenchCommandOptions & { cwd?: string }) => {
     const environment = processEnvironment();
-    const workspace = resolveWorkspace(dir, undefined, environment);
-    await benchCommand(workspace.dir, opts, print);
+    const workspace = resolveWorkspace(dir, opts.cwd, environment);
+    if (opts.rulesFrom !== undefined) requireDirectory(resolve(environment.processCwd, opts.rulesFrom), '--rules-from directory', 'pass a directory of rule files, e.g. ~/.claude/rules');
+    await benchCommand(workspace, opts, environment, print);
   });
 
 const profiles = program.command('profiles').description('the context-profiles panel and its API, outside DSH');
@@ -129,10 +148,10 @@ try {
     // Commander printed the message (and the usage hint) already; --help and --version are not errors.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else if (error instanceof CliError) {
-    process.stderr.write(`dsh-context: ${error.message}\n${error.hint !== undefined ? `  ${error.hint}\n` : ''}`);
+    process.stderr.write(`dsh-context: ${visibleLine(error.message)}\n${error.hint !== undefined ? `  ${visibleLine(error.hint)}\n` : ''}`);
     process.exitCode = 1;
   } else {
-    process.stderr.write(`dsh-context: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`dsh-context: ${visibleLine(error instanceof Error ? error.message : String(error))}\n`);
     process.exitCode = 1;
   }
 }

@@ -1,19 +1,21 @@
 // `dsh-context inspect`: what the model would see at the start of a session in a directory, and why:
 // each instruction file with its fate, the budget used, the memory index, the rules that apply now
-// and the ones waiting on `paths:`, and the time each phase took.
+// and the ones waiting on `paths:`, and the time each phase took. Every decision shown is the plugins'
+// own (their discovery, reads, budget, rule decisions and index read), never computed a second time.
 
-import { readFileSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { utf8Length } from '../engine/index.js';
 import { createNodeFileSystem } from '../fs/index.js';
-import { findProjectRoot, type HomeEnvironment } from '../host/index.js';
-import { resolveConfig as resolveMemoryConfig, type Config as MemoryConfig } from '../plugins/auto-memory/config.js';
-import { resolveProject } from '../plugins/auto-memory/project.js';
-import { boundIndex } from '../plugins/auto-memory/render.js';
-import { RuleReader, selectRules, type Rule } from '../plugins/auto-memory/rules.js';
+import { locateProjectRoot, type HomeEnvironment } from '../host/index.js';
+import { resolveConfig as resolveMemoryConfig, type Config as MemoryConfig, type ResolvedConfig as ResolvedMemoryConfig } from '../plugins/auto-memory/config.js';
+import { nodeDisk } from '../plugins/auto-memory/disk.js';
+import { readIndex } from '../plugins/auto-memory/inject.js';
+import { projectAt } from '../plugins/auto-memory/project.js';
+import { decideRules, RuleReader, type Rule, type RuleSkip } from '../plugins/auto-memory/rules.js';
 import { loadBaseline, renderBaseline, type BaselineTrace, type CandidateOutcome } from '../plugins/workspace-context/baseline.js';
 import { resolveConfig as resolveWorkspaceConfig, type Config as WorkspaceConfig } from '../plugins/workspace-context/config.js';
-import { displayDirectory, slashes, type Layout } from '../plugins/workspace-context/files.js';
+import { displayDirectory, slashes, type Candidate, type Layout } from '../plugins/workspace-context/files.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
 import { firstRequest, PROBE_PROMPT, type SeenMessage } from './session.js';
 
@@ -34,6 +36,10 @@ export interface InstructionFileReport {
   readonly sha1?: string;
   /** Why it is not injected whole, in words. */
   readonly note?: string;
+  /** Where a symbolic link leads (relative to the directory when inside it), when the candidate is one. */
+  readonly target?: string;
+  /** Claude-style `@path` import lines: DSH injects them as written and reads nothing they name. */
+  readonly imports?: readonly string[];
 }
 
 export interface RuleReport {
@@ -51,7 +57,7 @@ export interface InspectReport {
   readonly cwd: string;
   /** The project root relative to the directory. */
   readonly projectRoot: string;
-  readonly dshHome: { readonly path: string; readonly display: string };
+  readonly dshHome: { readonly path: string; readonly display: string; readonly simulated?: true };
   readonly workspace: {
     readonly maxBytes: number;
     readonly maxSourceBytes: number;
@@ -64,10 +70,20 @@ export interface InspectReport {
   readonly memory: {
     /** `/memories/MEMORY.md` of this project, on disk. */
     readonly file: string;
-    readonly exists: boolean;
-    readonly bytes: number;
+    /**
+     * What auto-memory's own read of it gives: `injected` whole or `truncated` to the limits, `empty`
+     * (nothing to inject), `absent`, `not-a-file`, `refused` (a symbolic link or a path leaving the
+     * memory directory) or `undecodable` (not UTF-8).
+     */
+    readonly status: 'injected' | 'truncated' | 'empty' | 'absent' | 'not-a-file' | 'refused' | 'undecodable';
+    /** The file's size in bytes (0 when there is none). */
+    readonly size: number;
+    /** Lines and UTF-8 bytes of the body the message holds. */
     readonly lines: number;
+    readonly bytes: number;
     readonly truncated: boolean;
+    /** Why nothing is injected, for `refused` and `undecodable`. */
+    readonly reason?: string;
     readonly maxIndexLines: number;
     readonly maxIndexBytes: number;
   };
@@ -93,61 +109,40 @@ async function timed<T>(timings: Record<string, number>, phase: string, work: ()
 export async function inspect(options: InspectOptions): Promise<InspectReport> {
   const { environment, cwd } = options;
   const timings: Record<string, number> = {};
+  const warnings: string[] = [];
   const fs = createNodeFileSystem({ cwd });
   const workspaceConfig: WorkspaceConfig = { maxBytes: options.maxBytes, ...(options.dshHome !== undefined ? { dshHome: options.dshHome } : {}) };
   const config = resolveWorkspaceConfig(workspaceConfig, environment);
-  const root = await timed(timings, 'projectRoot', () => findProjectRoot(cwd, config.projectRootMarkers, fs));
+  const located = await timed(timings, 'projectRoot', () => locateProjectRoot(cwd, config.projectRootMarkers, fs));
+  const root = located.root;
+  if (located.marker === undefined) warnings.push(noRootWarning(config.projectRootMarkers));
   const layout: Layout = { cwd, root, config };
-  const outcomes: { path: string; outcome: CandidateOutcome }[] = [];
-  const trace: BaselineTrace = { probeMs: 0, readMs: 0, onCandidate: (candidate, outcome) => outcomes.push({ path: candidate.path, outcome }) };
+  const outcomes: { candidate: Candidate; outcome: CandidateOutcome }[] = [];
+  const trace: BaselineTrace = { probeMs: 0, readMs: 0, onCandidate: (candidate, outcome) => outcomes.push({ candidate, outcome }) };
   const files = await loadBaseline(fs, layout, undefined, trace);
   timings.probe = trace.probeMs;
   timings.readDigest = trace.readMs;
   const baseline = await timed(timings, 'render', () => renderBaseline(files, config.maxBytes, false));
   const included = new Set(baseline.included.map((f) => f.candidate.path));
-  const instructionFiles = outcomes.flatMap(({ path, outcome }): InstructionFileReport[] => {
-    switch (outcome.kind) {
-      case 'absent':
-        return [];
-      case 'oversize':
-        return [{ path, status: 'oversize', note: `larger than maxSourceBytes (${config.maxSourceBytes} bytes): ignored` }];
-      case 'unavailable':
-        return [{ path, status: 'unreadable', note: `the provider failed: ${(outcome.error as Error)?.message ?? String(outcome.error)}` }];
-      case 'duplicate':
-        return [{ path, status: 'duplicate', bytes: outcome.bytes, note: `same text as ${outcome.of} once trimmed: rendered once, as ${outcome.of}` }];
-      case 'loaded': {
-        const cut = baseline.truncated?.path === path ? baseline.truncated : undefined;
-        if (cut !== undefined) return [{ path, status: 'truncated', bytes: outcome.bytes, sha1: outcome.digest, note: `cut from ${cut.from} to ${cut.to} bytes to fit maxBytes` }];
-        if (baseline.omitted.includes(path) || !included.has(path)) return [{ path, status: 'omitted', bytes: outcome.bytes, sha1: outcome.digest, note: 'left out to fit maxBytes (broader files go first)' }];
-        return [{ path, status: 'injected', bytes: outcome.bytes, sha1: outcome.digest }];
-      }
-    }
+  const texts = new Map(files.map((f) => [f.candidate.path, f.text]));
+  const instructionFiles = outcomes.flatMap(({ candidate, outcome }): InstructionFileReport[] => {
+    const path = candidate.path;
+    const report = describeOutcome(path, outcome, baseline, included, config.maxSourceBytes);
+    if (report === undefined) return [];
+    const target = linkTarget(candidate.absolute, options.dir, environment.homedir);
+    const imports = importLines(texts.get(path));
+    return [{ ...report, ...(target !== undefined ? { target } : {}), ...(imports.length > 0 ? { imports } : {}) }];
   });
 
-  // auto-memory: the project's memory index and the rules, with the plugin's own code.
+  // auto-memory: the project's memory index and the rules, through the plugin's own reads and decisions.
   const memoryConfig = resolveMemoryConfig(autoMemory.Config({}) as MemoryConfig, homeEnvironment(environment, options.dshHome));
-  const memory = await timed(timings, 'memory', async () => {
-    const project = await resolveProject({ session: { header: { cwd } } } as never, environment.processCwd, memoryConfig.projectRootMarkers, fs, memoryConfig.root);
-    const file = join(project.memdir, 'MEMORY.md');
-    let text: string | undefined;
-    try {
-      if (statSync(file).isFile()) text = readFileSync(file, 'utf8');
-    } catch {
-      text = undefined;
-    }
-    const bounded = text === undefined ? undefined : boundIndex(text, memoryConfig.maxIndexLines, memoryConfig.maxIndexBytes, true);
-    return {
-      file, exists: text !== undefined, bytes: text === undefined ? 0 : utf8Length(text), lines: text === undefined ? 0 : text.split(/\r?\n/).filter((l, i, a) => i < a.length - 1 || l !== '').length,
-      truncated: bounded?.truncated ?? false, maxIndexLines: memoryConfig.maxIndexLines, maxIndexBytes: memoryConfig.maxIndexBytes,
-    };
-  });
-  const warnings: string[] = [];
+  const memory = await timed(timings, 'memory', () => memoryReport(cwd, memoryConfig, fs));
   const rules = await timed(timings, 'rules', () =>
     new RuleReader(fs, memoryConfig, (m) => warnings.push(m)).collect({ userRuleDirs: memoryConfig.userRuleDirs, projectRuleDirs: memoryConfig.projectRuleDirs, projectRoot: root }));
-  const chosen = new Set(selectRules(rules, new Set(), memoryConfig).map((r) => r.displayPath));
+  const decisions = decideRules(rules, new Set(), memoryConfig);
   const ruleReport = (rule: Rule): RuleReport => ({ path: rule.displayPath, level: rule.level, bytes: rule.bytes, paths: rule.paths });
-  const now = rules.filter((r) => r.paths.length === 0).map((r) => (chosen.has(r.displayPath) ? ruleReport(r) : { ...ruleReport(r), skipped: r.body === '' ? 'empty body' : r.bytes > memoryConfig.maxRuleBytes ? `over maxRuleBytes (${memoryConfig.maxRuleBytes})` : `over the collection limits (maxRules ${memoryConfig.maxRules}, maxRulesBytes ${memoryConfig.maxRulesBytes})` }));
-  const waiting = rules.filter((r) => r.paths.length > 0).map(ruleReport);
+  const now = decisions.filter((d) => d.due).map((d) => (d.skip === undefined ? ruleReport(d.rule) : { ...ruleReport(d.rule), skipped: skipReason(d.skip, memoryConfig) }));
+  const waiting = decisions.filter((d) => !d.due).map((d) => ruleReport(d.rule));
 
   const session = await timed(timings, 'session', () => firstRequest({
     cwd, environment: homeEnvironment(environment, options.dshHome), workspaceConfig, memoryConfig: {},
@@ -170,6 +165,108 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
     timings: timings as InspectReport['timings'],
     warnings,
   };
+}
+
+/**
+ * The warning for a session whose cwd became the project root because no marker was found.
+ * @param markers the configured markers
+ * @returns the warning
+ */
+export function noRootWarning(markers: readonly string[]): string {
+  return markers.length === 0
+    ? 'no project-root markers are configured: the session cwd is the project root'
+    : `no ${markers.join(' or ')} found in the session cwd or above it: the session cwd is the project root (project rules and the instruction chain start there)`;
+}
+
+function describeOutcome(
+  path: string, outcome: CandidateOutcome, baseline: ReturnType<typeof renderBaseline>, included: ReadonlySet<string>, maxSourceBytes: number,
+): Omit<InstructionFileReport, 'target' | 'imports'> | undefined {
+  switch (outcome.kind) {
+    case 'absent':
+      return undefined;
+    case 'oversize':
+      return { path, status: 'oversize', note: `larger than maxSourceBytes (${maxSourceBytes.toLocaleString('en-US')} bytes): ignored` };
+    case 'unavailable':
+      return { path, status: 'unreadable', note: `the provider failed: ${(outcome.error as Error)?.message ?? String(outcome.error)}` };
+    case 'duplicate':
+      return { path, status: 'duplicate', bytes: outcome.bytes, note: `same text as ${outcome.of} once trimmed: rendered once, as ${outcome.of}` };
+    case 'loaded': {
+      const cut = baseline.truncated?.path === path ? baseline.truncated : undefined;
+      if (cut !== undefined) return { path, status: 'truncated', bytes: outcome.bytes, sha1: outcome.digest, note: `cut from ${cut.from.toLocaleString('en-US')} to ${cut.to.toLocaleString('en-US')} bytes to fit maxBytes` };
+      if (baseline.omitted.includes(path) || !included.has(path)) return { path, status: 'omitted', bytes: outcome.bytes, sha1: outcome.digest, note: 'left out to fit maxBytes (broader files go first)' };
+      return { path, status: 'injected', bytes: outcome.bytes, sha1: outcome.digest };
+    }
+  }
+}
+
+/**
+ * Where `absolute` leads when it is a symbolic link: relative to `dir` inside it, else with `~` for the home.
+ * @param absolute the candidate's path
+ * @param dir the inspected directory
+ * @param homedir the OS home
+ * @returns the target, or `undefined` for a file that is not a link (or a link that leads nowhere)
+ */
+export function linkTarget(absolute: string, dir: string, homedir: string): string | undefined {
+  try {
+    if (!lstatSync(absolute).isSymbolicLink()) return undefined;
+    const real = realpathSync(absolute);
+    const rel = relative(realpathSync(dir), real);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? slashes(rel) : tildify(real, homedir);
+  } catch {
+    return undefined; // a dangling or looping link: the file's own status says it could not be read
+  }
+}
+
+/** Most `@` import lines listed per file (the rest are counted in the note, not listed). */
+const MAX_IMPORTS_SHOWN = 5;
+
+/**
+ * Lines that are Claude Code `@path` imports (a line whose first non-blank character is `@` followed
+ * by a path), which DSH injects as written. One pass over the lines with single-character tests: linear in
+ * the text, as anything over untrusted text must be.
+ * @param text a loaded file's text
+ * @returns the import tokens, at most six
+ */
+export function importLines(text: string | undefined): string[] {
+  if (text === undefined || !text.includes('@')) return [];
+  const found: string[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed.length > 1 && trimmed[0] === '@' && !/\s/.test(trimmed[1]!) && trimmed[1] !== '@') found.push(trimmed.split(/\s/, 1)[0]!);
+    if (found.length > MAX_IMPORTS_SHOWN) break;
+  }
+  return found;
+}
+
+async function memoryReport(cwd: string, config: ResolvedMemoryConfig, fs: ReturnType<typeof createNodeFileSystem>): Promise<InspectReport['memory']> {
+  const project = await projectAt(cwd, config.projectRootMarkers, fs, config.root);
+  const base = { file: `${project.memdir}${sep}MEMORY.md`, size: 0, lines: 0, bytes: 0, truncated: false, maxIndexLines: config.maxIndexLines, maxIndexBytes: config.maxIndexBytes };
+  let read;
+  try {
+    read = await readIndex(nodeDisk, project.memdir, config);
+  } catch (error) {
+    return { ...base, status: 'refused', reason: (error as Error).message };
+  }
+  if (read.kind === 'absent' || read.kind === 'not-a-file') return { ...base, status: read.kind };
+  if (read.kind === 'undecodable') return { ...base, status: 'undecodable', reason: read.error.message };
+  const body = read.index.body;
+  if (body.trim() === '') return { ...base, size: read.size, status: 'empty' };
+  return {
+    ...base, size: read.size, lines: body.split('\n').length, bytes: utf8Length(body), truncated: read.index.truncated,
+    status: read.index.truncated ? 'truncated' : 'injected',
+  };
+}
+
+/** A rule skip in words, with the limit that decided it. */
+function skipReason(skip: RuleSkip, limits: ResolvedMemoryConfig): string {
+  switch (skip) {
+    case 'empty':
+      return 'empty body';
+    case 'over-rule-bytes':
+      return `over maxRuleBytes (${limits.maxRuleBytes.toLocaleString('en-US')})`;
+    case 'over-limits':
+      return `over the collection limits (maxRules ${limits.maxRules.toLocaleString('en-US')}, maxRulesBytes ${limits.maxRulesBytes.toLocaleString('en-US')})`;
+  }
 }
 
 /** `path` with the OS home written as `~` (what users recognize, and stable across machines). */

@@ -12,6 +12,7 @@ import * as autoMemory from '../plugins/auto-memory/index.js';
 import * as contextProfiles from '../plugins/context-profiles/index.js';
 import * as sliceTape from '../plugins/slice-tape/index.js';
 import * as workspaceContext from '../plugins/workspace-context/index.js';
+import { DSH_DEPLOYED_MAX_BYTES } from '../plugins/workspace-context/config.js';
 import { createTestHost } from '../testing/index.js';
 import { resolveConfig } from '../plugins/context-profiles/config.js';
 import { CliError } from './env.js';
@@ -28,7 +29,7 @@ export async function serveProfiles(options: ServeOptions): Promise<{ url: strin
   const config = options.dshHome !== undefined ? { dshHome: options.dshHome } : {};
   const host = createTestHost({ cwd: environment.processCwd, fs: createNodeFileSystem(), homedir: environment.homedir, processCwd: environment.processCwd, env: environment.env });
   const handles = [
-    host.use(workspaceContext, { maxBytes: 65536, ...config }),
+    host.use(workspaceContext, { maxBytes: DSH_DEPLOYED_MAX_BYTES, ...config }),
     host.use(autoMemory, {}),
     host.use(sliceTape, {}),
     host.use(contextProfiles, config),

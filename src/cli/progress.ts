@@ -11,11 +11,19 @@ export interface Progress {
 
 const silent: Progress = { update: () => undefined, stop: () => undefined };
 
-/** Starts a bar when stderr is a TTY and `enabled`. */
-export function progress(total: number, label: string, enabled: boolean): Progress {
+/**
+ * Starts a bar when stderr is a TTY and `enabled`: `done/total` with a bar, or a plain running count
+ * (`{label} 12,000 files`) while the total is not known yet (`total` undefined).
+ * @param total steps in all, or `undefined` for a count
+ * @param label what is being done
+ * @param enabled false for machine output
+ * @returns the bar
+ */
+export function progress(total: number | undefined, label: string, enabled: boolean): Progress {
   if (!enabled || !process.stderr.isTTY) return silent;
-  const bar = new SingleBar({ format: '{label} [{bar}] {value}/{total}', stream: process.stderr, clearOnComplete: true, hideCursor: true }, Presets.shades_classic);
-  bar.start(total, 0, { label });
+  const format = total === undefined ? '{label} {value} files' : '{label} [{bar}] {value}/{total}';
+  const bar = new SingleBar({ format, stream: process.stderr, clearOnComplete: true, hideCursor: true }, Presets.shades_classic);
+  bar.start(total ?? 0, 0, { label });
   return {
     update: (done, next) => bar.update(done, next === undefined ? {} : { label: next }),
     stop: () => bar.stop(),

@@ -1,13 +1,49 @@
 // Text output of the commands: short aligned tables for the facts, then the messages verbatim.
+// Repository text (directory and file names, file bodies) is untrusted, so every control character in
+// text output is shown escaped (`\x1b`), never sent to the terminal; `--json` stays exact.
 
 import type { InspectReport } from './inspect.js';
 import { PROBE_PROMPT } from './session.js';
 
-/** `1,234 B` / `12.3 KiB` / `1.2 MiB`. */
+// C0 and C1 controls and DEL. A block keeps tabs, newlines and the \r of a \r\n pair (harmless and
+// common in CRLF files); a line escapes those too, so a name cannot start a forged table row.
+// Both are single character classes (and one fixed lookahead): linear in the text.
+const BLOCK_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
+const LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const escapeControl = (c: string): string => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
+/**
+ * `text` with every control character but tab and newline written visibly (`\x1b`, `\r`), for
+ * multi-line terminal output such as a message shown verbatim.
+ * @param text untrusted text
+ * @returns text that cannot move the cursor, clear the screen, set a title or write the clipboard
+ */
+export function visible(text: string): string {
+  return text.replace(BLOCK_CONTROLS, escapeControl);
+}
+
+/**
+ * `text` with every control character written visibly, newlines and tabs included (`\n`, `\t`), for
+ * one-line fields: names, paths, table cells.
+ * @param text untrusted text
+ * @returns one line of inert text
+ */
+export function visibleLine(text: string): string {
+  return text.replace(LINE_CONTROLS, escapeControl);
+}
+
+/** `1 file` / `2,048 files`: a count with thousands separators and the noun in the right number. */
+export function count(value: number, singular: string, plural = `${singular}s`): string {
+  return `${value.toLocaleString('en-US')} ${value === 1 ? singular : plural}`;
+}
+
+/** `1,234 B` / `12.3 KiB` / `1.2 MiB` / `23.5 GiB`. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes.toLocaleString('en-US')} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GiB`;
 }
 
 /** `0.42 ms` / `12.3 ms` / `1.23 s`. */
@@ -16,8 +52,9 @@ export function formatMs(ms: number): string {
   return ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(2)} ms`;
 }
 
-/** Rows of cells as left-aligned columns, indented. */
-export function table(rows: readonly (readonly string[])[], indent = '  '): string[] {
+/** Rows of cells as left-aligned columns, indented; each cell is shown as one inert line (`visibleLine`). */
+export function table(cells: readonly (readonly string[])[], indent = '  '): string[] {
+  const rows = cells.map((row) => row.map(visibleLine));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
   return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i]! - [...cell].length))).join('  ').trimEnd());
@@ -25,32 +62,53 @@ export function table(rows: readonly (readonly string[])[], indent = '  '): stri
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
-/** The human form of an inspect report; every message verbatim unless `summary`. */
+/** What the memory line says for each status of auto-memory's index read. */
+function memoryLine(m: InspectReport['memory']): string {
+  const file = visibleLine(m.file);
+  switch (m.status) {
+    case 'absent':
+      return `${file}: none yet (the model creates it with the memory tool)`;
+    case 'not-a-file':
+      return `${file}: not a regular file: nothing is injected`;
+    case 'refused':
+    case 'undecodable':
+      return `${file}: not injected: ${visibleLine(m.reason ?? m.status)}`;
+    case 'empty':
+      return `${file}: ${formatBytes(m.size)} with nothing to inject (blank)`;
+    case 'injected':
+      return `${file}: injected whole: ${count(m.lines, 'line')}, ${formatBytes(m.bytes)}`;
+    case 'truncated':
+      return `${file}: ${formatBytes(m.size)}; injected truncated to fit ${count(m.maxIndexLines, 'line')} / ${count(m.maxIndexBytes, 'byte')}: ${count(m.lines, 'line')}, ${formatBytes(m.bytes)}`;
+  }
+}
+
+/** The human form of an inspect report; every message verbatim unless `summary`. Control characters are escaped. */
 export function renderInspect(report: InspectReport, summary: boolean): string {
   const out: string[] = [];
   const w = report.workspace;
+  const home = report.dshHome.display === report.dshHome.path ? report.dshHome.path : `${report.dshHome.display} (${report.dshHome.path})`;
   out.push('What the model sees at the start of a session', ...table([
     ['directory', report.directory],
     ['session cwd', report.cwd],
     ['project root', report.projectRoot],
-    ['DSH home', report.dshHome.display === report.dshHome.path ? report.dshHome.path : `${report.dshHome.display} (${report.dshHome.path})`],
+    ['DSH home', report.dshHome.simulated ? `${home}, simulated: a temporary home holding the sample's AGENTS.md, rules and memories` : home],
   ]), '');
 
-  out.push(`Workspace instructions (workspace-context): ${n(w.bytes)} of ${n(w.maxBytes)} bytes`);
+  out.push(`Workspace instructions (workspace-context): ${n(w.bytes)} of ${count(w.maxBytes, 'byte')}`);
   if (w.files.length === 0) out.push('  no AGENTS.md, CLAUDE.md or local overlay from the DSH home down to the cwd: nothing is injected');
-  else out.push(...table(w.files.map((f) => [f.status, f.path, f.bytes === undefined ? '' : formatBytes(f.bytes), f.note ?? ''])));
+  else out.push(...table(w.files.map((f) => [f.status, f.target === undefined ? f.path : `${f.path} -> ${f.target}`, f.bytes === undefined ? '' : formatBytes(f.bytes), f.note ?? ''])));
   if (w.omitted.length > 0 || w.truncated !== undefined) {
     const parts = [...(w.omitted.length > 0 ? [`omitted ${w.omitted.join(', ')}`] : []), ...(w.truncated ? [`truncated ${w.truncated.path} from ${n(w.truncated.from)} to ${n(w.truncated.to)} bytes`] : [])];
-    out.push(`  budget: ${parts.join('; ')} (raise --max-bytes to keep more)`);
+    out.push(`  budget: ${visibleLine(parts.join('; '))} (raise --max-bytes to keep more)`);
+  }
+  const importing = w.files.filter((f) => f.imports !== undefined);
+  if (importing.length > 0) {
+    out.push('  @-imports are injected as written: DSH does not read the files they name (Claude Code would):');
+    out.push(...table(importing.map((f) => [f.path, `${f.imports!.slice(0, 5).join(', ')}${f.imports!.length > 5 ? ', …' : ''}`]), '    '));
   }
   out.push('');
 
-  const m = report.memory;
-  out.push('Memory index (auto-memory)');
-  out.push(m.exists
-    ? `  ${m.file}: ${n(m.lines)} lines, ${formatBytes(m.bytes)}; ${m.truncated ? `truncated to fit ${n(m.maxIndexLines)} lines / ${n(m.maxIndexBytes)} bytes` : 'injected whole'}`
-    : `  ${m.file}: none yet (the model creates it with the memory tool)`);
-  out.push('');
+  out.push('Memory index (auto-memory)', `  ${memoryLine(report.memory)}`, '');
 
   out.push('Rules (auto-memory)');
   if (report.rules.now.length === 0 && report.rules.waiting.length === 0) out.push('  no rule files in the user or project rule directories');
@@ -64,12 +122,13 @@ export function renderInspect(report: InspectReport, summary: boolean): string {
   out.push(...table(report.messages.map((msg, i) => [`#${i + 1}`, msg.kind === 'user' ? `the prompt ${PROBE_PROMPT}` : msg.kind, msg.kind === 'user' ? '' : formatBytes(msg.bytes)])));
   const t = report.timings;
   out.push('', `Timings: project root ${formatMs(t.projectRoot)} · probe ${formatMs(t.probe)} · read+digest ${formatMs(t.readDigest)} · render ${formatMs(t.render)} · memory index ${formatMs(t.memory)} · rules ${formatMs(t.rules)} · whole session start ${formatMs(t.session)}`);
-  for (const warning of report.warnings) out.push(`warning: ${warning}`);
+  for (const warning of report.warnings) out.push(`warning: ${visibleLine(warning)}`);
   if (!summary) {
     report.messages.forEach((msg, i) => {
       if (msg.kind === 'user') return;
-      out.push('', `──── #${i + 1} ${msg.kind} (${n(msg.bytes)} bytes), verbatim ────`, ...msg.blocks);
+      out.push('', `──── #${i + 1} ${msg.kind} (${count(msg.bytes, 'byte')}), verbatim ────`, ...msg.blocks);
     });
   }
-  return out.join('\n');
+  // Everything above that came from the repository is escaped already; this pass guarantees it.
+  return visible(out.join('\n'));
 }

@@ -4,11 +4,11 @@
 
 import { isAbsolute, resolve } from 'node:path';
 import { createNodeFileSystem } from '../fs/index.js';
-import { findProjectRoot, type HomeEnvironment } from '../host/index.js';
+import { locateProjectRoot, type HomeEnvironment } from '../host/index.js';
 import { resolveConfig, type Config } from '../plugins/auto-memory/config.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
 import { below, RuleMatcher, RuleReader, selectRules } from '../plugins/auto-memory/rules.js';
-import { homeEnvironment } from './inspect.js';
+import { homeEnvironment, noRootWarning } from './inspect.js';
 
 export interface RulesOptions {
   readonly cwd: string;
@@ -33,8 +33,8 @@ export interface RulesReport {
 export async function rulesFor(options: RulesOptions): Promise<RulesReport> {
   const fs = createNodeFileSystem({ cwd: options.cwd });
   const config = resolveConfig(autoMemory.Config({}) as Config, homeEnvironment(options.environment, options.dshHome));
-  const root = await findProjectRoot(options.cwd, config.projectRootMarkers, fs);
-  const warnings: string[] = [];
+  const { root, marker } = await locateProjectRoot(options.cwd, config.projectRootMarkers, fs);
+  const warnings: string[] = marker === undefined ? [noRootWarning(config.projectRootMarkers)] : [];
   const rules = await new RuleReader(fs, config, (m) => warnings.push(m)).collect({ userRuleDirs: config.userRuleDirs, projectRuleDirs: config.projectRuleDirs, projectRoot: root });
   const matcher = new RuleMatcher();
   matcher.update(rules);

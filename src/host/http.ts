@@ -6,6 +6,25 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/** How a DSH web route matches: `exact` the pathname verbatim, `prefix` p matches p and p/<anything>. */
+export type WebRouteKind = 'exact' | 'prefix';
+
+/** One route of DSH's `webServer` service (rc.8, `@deepseek-ai/dsh-host-webserver`). */
+export interface WebRoute {
+  readonly kind: WebRouteKind;
+  /** Absolute pathname, no trailing slash. */
+  readonly path: string;
+  /** Owns the whole response. */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+}
+
+/** DSH's `webServer` service (the part plugins use). A duplicate (kind, path) throws. */
+export interface WebServer {
+  register(route: WebRoute): () => void;
+  /** The listening port. */
+  readonly port: number;
+}
+
 /** A plain node:http request handler; resolves false when the request is not for it. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
 

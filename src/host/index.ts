@@ -14,7 +14,7 @@ export { assertLosslessJson, createUserMessage, deepFreeze, messageText } from '
 export { HOST_RUNTIME_SERVICE, hostRuntime } from './runtime.js';
 export type { HostRuntime } from './runtime.js';
 export { escapeReminder, frameReminder, systemReminder, REMINDER_CLOSE, REMINDER_CLOSE_ESCAPED, REMINDER_FRAME_BYTES, REMINDER_OPEN } from './framing.js';
-export { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot } from './project-root.js';
+export { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, locateProjectRoot } from './project-root.js';
 export { CUSTOM_HOME_DISPLAY, DEFAULT_HOME_DISPLAY, expandHome, homeDisplayPath, resolveDshHome } from './dsh-home.js';
 export type { DshHome, HomeEnvironment } from './dsh-home.js';
 export { PROJECT_KEY_SLUG_MAX, projectKey } from './project-key.js';
@@ -23,4 +23,5 @@ export type { VisibleUserMessage } from './visibility.js';
 export { parseSpillNotice, spillNotice } from './spill.js';
 export type { SpillNotice, SpillStore } from './spill.js';
 export { declaredEfforts } from './model.js';
-export type { AgentRequestEvent, LlmCallConfig, LlmService, ModelInfo } from './model.js';
+export type { AgentDefaultModel, AgentRequestEvent, LlmCallConfig, LlmService, LlmStreamChunk, LlmStreamOptions, ModelInfo } from './model.js';
+export { assertSupportedJsonSchema, jsonSchemaViolations, UnsupportedSchemaError } from './json-schema.js';

@@ -81,15 +81,15 @@ export function assertLosslessJson(value: unknown, where: string): void {
 }
 
 /**
- * Builds a frozen user-role message `{ id, role: 'user', content, source }` as DSH's session accepts
- * it. The id comes from the host runtime (`hostRuntime(ctx).newId()`): a random UUID under DSH, a
+ * Builds a frozen user-role message as DSH's `createUserMessage` does: `{ content, source, role:
+ * 'user', id }`, in that key order (DSH compares session logs as text; contract correction 5). The id comes from the host runtime (`hostRuntime(ctx).newId()`): a random UUID under DSH, a
  * deterministic counter under the simulated host, so tests can assert exact logs (spec X-15).
  * `content` may be a string (one text block) or blocks.
  */
 export function createUserMessage(ctx: Pick<Context, 'get'>, content: string | readonly ContentBlock[], source: MessageSource): UserMessage {
   const blocks = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content.map((b) => ({ ...b }));
   if (typeof source?.kind !== 'string' || source.kind === '') throw new TypeError('createUserMessage: source.kind must be a non-empty string');
-  const message = { id: hostRuntime(ctx).newId(), role: 'user' as const, content: blocks, source: structuredClone(source) };
+  const message = { content: blocks, source: structuredClone(source), role: 'user' as const, id: hostRuntime(ctx).newId() };
   assertLosslessJson(message, 'createUserMessage');
   return deepFreeze(message);
 }

@@ -4,6 +4,7 @@
 // model does not declare.
 
 import type { Agent } from './agent.js';
+import type { Message } from './message.js';
 
 /** The call configuration `agent/request` listeners pass along; it cannot change the messages. */
 export interface LlmCallConfig {
@@ -28,10 +29,34 @@ export interface ModelInfo {
   readonly reasoning?: { readonly efforts: readonly { readonly id: string }[] };
 }
 
-/** `ctx.llm` (the part plugins read). */
+/** One model call through `ctx.llm.stream` (rc.8's `GenerateOptions`, the fields plugins set). */
+export interface LlmStreamOptions {
+  readonly provider: string;
+  readonly model: string;
+  readonly reasoningEffort?: string;
+  readonly messages: readonly Message[];
+  readonly system?: string;
+  readonly maxTokens?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** The chunks of a model call that plugins read: text deltas and the terminal `finish`. */
+export type LlmStreamChunk =
+  | { readonly type: 'text-delta'; readonly index: number; readonly text: string }
+  | { readonly type: 'finish'; readonly reason: unknown }
+  | { readonly type: string; readonly [key: string]: unknown };
+
+/** `ctx.llm` (the part plugins use). */
 export interface LlmService {
   /** Rejects when the route is not registered or the adapter cannot say. */
   resolveModelInfo(provider: string, model: string, signal?: AbortSignal): Promise<ModelInfo>;
+  /** One model call, streamed; failures end in a `finish` chunk rather than a throw. */
+  stream?(options: LlmStreamOptions): AsyncIterable<LlmStreamChunk>;
+}
+
+/** `ctx.agentDefaultModel`: the route the agent's own steps use unless a session chose another. */
+export interface AgentDefaultModel {
+  currentSelection(): { readonly provider: string; readonly model: string; readonly reasoningEffort?: string };
 }
 
 /**

@@ -20,14 +20,32 @@ export async function findProjectRoot(
   fs: Pick<FileSystem, 'resolve' | 'stat'>,
   signal?: AbortSignal,
 ): Promise<string> {
-  if (markers.length === 0) return cwd;
+  return (await locateProjectRoot(cwd, markers, fs, signal)).root;
+}
+
+/**
+ * `findProjectRoot` that also says which marker decided: `marker` is the name found in `root`, or
+ * `undefined` when none was found and the root fell back to `cwd` (a tool can warn about that).
+ * @param cwd the absolute session cwd
+ * @param markers the marker names, probed in order in each directory
+ * @param fs the provider the markers are probed through
+ * @param signal cancels the walk
+ * @returns the root and the marker found there
+ */
+export async function locateProjectRoot(
+  cwd: string,
+  markers: readonly string[],
+  fs: Pick<FileSystem, 'resolve' | 'stat'>,
+  signal?: AbortSignal,
+): Promise<{ readonly root: string; readonly marker: string | undefined }> {
+  if (markers.length === 0) return { root: cwd, marker: undefined };
   for (let dir = cwd; ; ) {
     for (const marker of markers) {
       signal?.throwIfAborted();
-      if (await markerPresent(fs, join(dir, marker), signal)) return dir;
+      if (await markerPresent(fs, join(dir, marker), signal)) return { root: dir, marker };
     }
     const parent = dirname(dir);
-    if (parent === dir) return cwd;
+    if (parent === dir) return { root: cwd, marker: undefined };
     dir = parent;
   }
 }

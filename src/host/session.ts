@@ -17,7 +17,13 @@ export interface SessionHeader {
   readonly agentPreset?: string;
 }
 
-/** How a surface event changes the visible surface. `end` is exclusive (see the simulated host). */
+/**
+ * How a surface event changes the visible surface: `append` at the tail, or `replace` the run of
+ * surface nodes from the node with seq `start` to the node with seq `end`, both included (event
+ * seqs on the current surface, not positions; contract correction 2). The replacement takes the
+ * run's position and must list every node it shadows in `sourceEventSeqs`; a `tool/result`
+ * replacement rewrites exactly one `tool/result` and may change only its content (correction 3).
+ */
 export type SurfaceOp = 'append' | { readonly op: 'replace'; readonly start: number; readonly end: number };
 
 export interface SessionEvent<T = unknown> {

@@ -1,12 +1,14 @@
 // A Code-Mode-like composite tool (contract §7.4): its "program" is a list of calls, each dispatched
-// through the full pipeline with `parent` = the composite's token, the same `rootCallId`, agent and
-// signal, so each nested call gets its own `tools/result` before the outer one. Nested
+// through the full pipeline with `parent` = the composite's token, the same `rootCallId` and agent,
+// and a run-scoped signal that DSH aborts as soon as the program settles — before the outer result
+// is emitted (contract correction 6) — so each nested call gets its own `tools/result` before the
+// outer one, and a listener that kept a nested call's signal sees it aborted by then. Nested
 // `additionalContexts` are re-attached to the outer result with `deferContext`, and each nested call
 // is logged as `tool/code-dispatch-start` / `tool/code-dispatch` records, not as `tool/call`.
 
 import type { ContentBlock } from '../host/message.js';
 import { CODE_MODE_TOOL, HostEvent, SessionEventType } from '../host/names.js';
-import type { CodeDispatch, ToolDefinition, ToolExecutionInput, ToolExecutionResult } from '../host/tools.js';
+import type { CodeDispatch, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../host/tools.js';
 import type { TestAgent } from './agent.js';
 import type { EventBus } from './events.js';
 
@@ -20,6 +22,9 @@ export interface CodeModeHost {
    */
   readonly dispatchRecords?: 'code-dispatch' | 'ptc-dispatch';
 }
+
+/** The reason DSH gives when it aborts a program's nested signals. */
+export const RUN_SETTLED = 'run_code settled';
 
 /** One nested call of the program. */
 export interface CodeCall {
@@ -48,29 +53,39 @@ export function codeModeTool(host: CodeModeHost): ToolDefinition {
     async execute(args, run) {
       const calls = (args as { calls?: unknown } | null)?.calls;
       if (!Array.isArray(calls)) throw new TypeError(`${CODE_MODE_TOOL}: calls must be an array`);
-      const agent = run.agent as TestAgent | undefined;
-      const results: { name: string; isError: boolean; text: string }[] = [];
-      for (const [i, call] of (calls as CodeCall[]).entries()) {
-        const dispatchCallId = `${run.callId}.${i + 1}`;
-        const where = agent?.position;
-        const record = { ...(where ?? {}), callId: run.callId, dispatchCallId, name: call.name };
-        const ptc = host.dispatchRecords === 'ptc-dispatch';
-        if (!ptc) agent?.session.append(SessionEventType.toolCodeDispatchStart, { ...record, arguments: JSON.stringify(call.input ?? {}) });
-        const result = await host.execute({
-          callId: dispatchCallId, rootCallId: run.rootCallId, name: call.name, arguments: call.input ?? {},
-          ...(run.agent !== undefined ? { agent: run.agent } : {}), parent: run.token, signal: run.signal,
-        });
-        for (const context of result.additionalContexts ?? []) run.deferContext(context);
-        const dispatch: CodeDispatch = { parent: run, callId: dispatchCallId, name: call.name, arguments: call.input ?? {}, result };
-        const logged = await host.bus.waterfall<Promise<readonly ContentBlock[]>>(HostEvent.toolsCodeDispatchLog, run.agent, [dispatch], async () => result.content);
-        if (ptc) {
-          agent?.session.append(SessionEventType.toolPtcDispatch, {
-            ...(where ?? {}), rootCallId: run.rootCallId, callId: dispatchCallId, name: call.name, arguments: JSON.stringify(call.input ?? {}), isError: result.isError, content: logged,
-          });
-        } else agent?.session.append(SessionEventType.toolCodeDispatch, { ...record, isError: result.isError, content: logged });
-        results.push({ name: call.name, isError: result.isError, text: logged.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') });
+      const program = new AbortController();
+      try {
+        return { results: await runProgram(host, run, calls as CodeCall[], AbortSignal.any([run.signal, program.signal])) };
+      } finally {
+        program.abort(RUN_SETTLED);
       }
-      return { results };
     },
   };
+}
+
+/** Dispatches the program's calls in order, each with the run-scoped `signal`, and logs each as DSH does. */
+async function runProgram(host: CodeModeHost, run: ToolRunContext, calls: readonly CodeCall[], signal: AbortSignal): Promise<{ name: string; isError: boolean; text: string }[]> {
+  const agent = run.agent as TestAgent | undefined;
+  const results: { name: string; isError: boolean; text: string }[] = [];
+  for (const [i, call] of calls.entries()) {
+    const dispatchCallId = `${run.callId}.${i + 1}`;
+    const where = agent?.position;
+    const record = { ...(where ?? {}), callId: run.callId, dispatchCallId, name: call.name };
+    const ptc = host.dispatchRecords === 'ptc-dispatch';
+    if (!ptc) agent?.session.append(SessionEventType.toolCodeDispatchStart, { ...record, arguments: JSON.stringify(call.input ?? {}) });
+    const result = await host.execute({
+      callId: dispatchCallId, rootCallId: run.rootCallId, name: call.name, arguments: call.input ?? {},
+      ...(run.agent !== undefined ? { agent: run.agent } : {}), parent: run.token, signal,
+    });
+    for (const context of result.additionalContexts ?? []) run.deferContext(context);
+    const dispatch: CodeDispatch = { parent: run, callId: dispatchCallId, name: call.name, arguments: call.input ?? {}, result };
+    const logged = await host.bus.waterfall<Promise<readonly ContentBlock[]>>(HostEvent.toolsCodeDispatchLog, run.agent, [dispatch], async () => result.content);
+    if (ptc) {
+      agent?.session.append(SessionEventType.toolPtcDispatch, {
+        ...(where ?? {}), rootCallId: run.rootCallId, callId: dispatchCallId, name: call.name, arguments: JSON.stringify(call.input ?? {}), isError: result.isError, content: logged,
+      });
+    } else agent?.session.append(SessionEventType.toolCodeDispatch, { ...record, isError: result.isError, content: logged });
+    results.push({ name: call.name, isError: result.isError, text: logged.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') });
+  }
+  return results;
 }

@@ -255,7 +255,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
   async run(prompt: string | UserMessage, script: readonly StepScript[]): Promise<void> {
     const agent = await this.start();
     const message = typeof prompt === 'string'
-      ? deepFreeze({ id: this.newId('msg'), role: 'user' as const, content: [{ type: 'text' as const, text: prompt }], source: { kind: SourceKind.user } })
+      ? deepFreeze({ content: [{ type: 'text' as const, text: prompt }], source: { kind: SourceKind.user }, role: 'user' as const, id: this.newId('msg') })
       : prompt;
     agent.followup(message);
     await this.runPending(script);
@@ -297,8 +297,8 @@ export class TestHost<F extends FileSystem = FileSystem> {
     session.append(SessionEventType.compactionStart, { compactionId });
     session.append(SessionEventType.compactionSummary, { compactionId, summary });
     session.append(SessionEventType.compactionEnd, { compactionId });
-    const message = { id: this.newId('msg'), role: 'user', content: [{ type: 'text', text: summary }], source: { kind: SourceKind.plugin, plugin: COMPACTION_PLUGIN, compactionId } };
-    return session.append(SessionEventType.userMessage, message, { surfaceOp: { op: 'replace', start: 0, end }, sourceEventSeqs: nodes.slice(0, end) });
+    const message = { content: [{ type: 'text', text: summary }], source: { kind: SourceKind.plugin, plugin: COMPACTION_PLUGIN, compactionId }, role: 'user', id: this.newId('msg') };
+    return session.append(SessionEventType.userMessage, message, { surfaceOp: { op: 'replace', start: nodes[0]!, end: nodes[end - 1]! }, sourceEventSeqs: nodes.slice(0, end) });
   }
 
   /**

@@ -28,3 +28,10 @@ export { ConfigValidationError, assertPluginModule, validateConfig } from './plu
 export { MemorySpillStore, spillContent } from './spill.js';
 export type { SpillOptions } from './spill.js';
 export { TestCompletion, TestHttp } from './http.js';
+export { createDshHost, DshHost } from './real-dsh/host.js';
+export type { DshHostOptions, DshRow, DshSession, DshTurn, HeadlessRun } from './real-dsh/host.js';
+export { ensureRealDsh, PINNED_DSH_DIR, PINNED_DSH_VERSION } from './real-dsh/install.js';
+export type { RealDsh } from './real-dsh/install.js';
+export { ScriptedChatServer, AUXILIARY_ANSWER } from './real-dsh/chat-server.js';
+export type { ChatMessage, ChatRequest, ChatScript, ChatTool } from './real-dsh/chat-server.js';
+export { chatMessages, chatRequest, chatTools } from './wire.js';

@@ -113,8 +113,9 @@ async function runStep(
       ...(answer.text !== undefined ? [{ type: 'text' as const, text: answer.text }] : []),
       ...calls.map((c) => ({ type: 'tool-call' as const, id: c.id, name: c.name, arguments: c.text })),
     ];
-    const message: Message = { id: host.newId('msg'), role: 'assistant', content, source: { kind: SourceKind.model, provider: 'scripted', model: 'scripted' } };
-    session.append(SessionEventType.assistantMessage, { turn, step, message }, APPEND);
+    // DSH's createAssistantMessage: { role, content, source, id }, the source naming the call's route.
+    const message: Message = { role: 'assistant', content, source: { kind: SourceKind.model, provider: call.provider, model: call.model }, id: host.newId('msg') };
+    session.append(SessionEventType.assistantMessage, { turn, step, message, ...(answer.usage !== undefined ? { usage: answer.usage } : {}) }, APPEND);
     let concluded = false;
     for (const call of calls) {
       session.append(SessionEventType.toolCall, { turn, step, callId: call.id, name: call.name, arguments: call.text });
@@ -132,11 +133,12 @@ async function runStep(
 }
 
 function toolResultData(host: LoopHost, turn: number, step: number, callId: string, result: ToolExecutionResult) {
+  // DSH's createToolResultMessage: { source, content, role, id }, the block's isError always present.
   const message = {
-    id: host.newId('msg'),
-    role: 'user' as const,
-    content: [{ type: 'tool-result' as const, toolCallId: callId, content: host.spill?.(callId, result.content) ?? result.content, ...(result.isError ? { isError: true } : {}) }],
     source: { kind: SourceKind.tool, callId },
+    content: [{ type: 'tool-result' as const, toolCallId: callId, content: host.spill?.(callId, result.content) ?? result.content, isError: result.isError }],
+    role: 'user' as const,
+    id: host.newId('msg'),
   };
   const info = result.isError ? result.error.info : undefined;
   return { turn, step, message, ...(info !== undefined ? { error: info } : {}), ...(result.meta !== undefined ? { meta: result.meta } : {}) };
@@ -169,9 +171,9 @@ function runtimeSnapshot(host: LoopHost, agent: TestAgent, assembly: PromptAssem
   if (previous !== undefined && JSON.stringify((previous.message.source as { sections?: unknown }).sections) === JSON.stringify(sections)) return undefined;
   const text = [RUNTIME_CONTEXT_INTRO, ...sections.map((s) => s.text)].join('\n\n');
   return deepFreeze({
-    id: host.newId('msg'),
-    role: 'user',
     content: [{ type: 'text', text }],
     source: { kind: SourceKind.plugin, plugin: RUNTIME_CONTEXT_PLUGIN, form: 'snapshot', sections },
+    role: 'user',
+    id: host.newId('msg'),
   });
 }

@@ -37,8 +37,10 @@ export class TestSession implements Session {
     this.#onAppend = options.onAppend;
     for (const event of options.seed ?? []) {
       if (event.seq !== this.#events.length) throw new RangeError(`session seed: event seq ${event.seq} at index ${this.#events.length}`);
+      // DSH replays a persisted log through the same surface checks as live appends.
+      const shadowed = event.surfaceOp !== undefined ? this.#checkSurface(event.type, event.data, event.surfaceOp, event.sourceEventSeqs) : [];
       this.#events.push(deepFreeze(structuredClone(event)));
-      if (event.surfaceOp !== undefined) this.#applySurface(event.seq, event.surfaceOp);
+      if (event.surfaceOp !== undefined) this.#applySurface(event.seq, event.surfaceOp, shadowed);
     }
     this.firstLiveSeq = this.#events.length;
   }
@@ -63,8 +65,9 @@ export class TestSession implements Session {
 
   /**
    * Appends one event. Refuses: an append while another append is being published (DSH throws the
-   * same way), data that is not lossless JSON, a `surfaceOp` on a non-surface type, a surface type
-   * without one, a malformed `user/message`, and a replace range outside the surface.
+   * same way), data that is not lossless JSON, a `surfaceOp` (or `sourceEventSeqs`) on a non-surface
+   * type, a surface type without one, a malformed `user/message`, and every surface operation DSH
+   * refuses (see #checkSurface).
    */
   append(type: string, data: unknown, opts?: { surfaceOp: SurfaceOp; sourceEventSeqs?: readonly number[] }): SessionEvent {
     if (this.#publishing !== undefined) {
@@ -72,16 +75,12 @@ export class TestSession implements Session {
     }
     if (typeof type !== 'string' || type === '') throw new TypeError('session.append: type must be a non-empty string');
     const onSurface = SURFACE_EVENT_TYPES.includes(type);
-    if (opts?.surfaceOp !== undefined && !onSurface) throw new TypeError(`session.append: ${type} cannot carry a surfaceOp`);
-    if (onSurface && opts?.surfaceOp === undefined) throw new TypeError(`session.append: ${type} needs a surfaceOp`);
+    if (!onSurface && opts?.surfaceOp !== undefined) throw new Error(`session event "${type}" is not surface-eligible and cannot carry surfaceOp`);
+    if (!onSurface && opts?.sourceEventSeqs !== undefined) throw new Error(`session event "${type}" is not surface-eligible and cannot carry sourceEventSeqs`);
+    if (onSurface && opts?.surfaceOp === undefined) throw new Error(`session event "${type}" is surface-eligible and requires a surfaceOp marker`);
     if (type === SessionEventType.userMessage) assertUserMessage(data, 'session.append user/message');
     assertLosslessJson(data, `session.append ${type} data`);
-    if (opts?.surfaceOp !== undefined && opts.surfaceOp !== 'append') {
-      const { start, end } = opts.surfaceOp;
-      if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= this.#nodes.length)) {
-        throw new RangeError(`session.append: replace ${start}..${end} is outside the surface of ${this.#nodes.length} nodes`);
-      }
-    }
+    const shadowed = opts?.surfaceOp !== undefined ? this.#checkSurface(type, data, opts.surfaceOp, opts.sourceEventSeqs) : [];
     const event: SessionEvent = deepFreeze({
       type,
       seq: this.#events.length,
@@ -92,7 +91,7 @@ export class TestSession implements Session {
     });
     this.#events.push(event);
     this.#snapshot = undefined;
-    if (event.surfaceOp !== undefined) this.#applySurface(event.seq, event.surfaceOp);
+    if (event.surfaceOp !== undefined) this.#applySurface(event.seq, event.surfaceOp, shadowed);
     this.#publishing = event.seq;
     try {
       this.#onAppend?.(this, event);
@@ -102,23 +101,80 @@ export class TestSession implements Session {
     return event;
   }
 
-  /** The model-visible history: each visible event's message, in surface order. */
+  /** The model-visible history: each visible event's message, in surface order (an assistant message without content projects none, as in DSH). */
   deriveMessages(): Message[] {
-    return this.#nodes.map((seq) => {
+    return this.#nodes.flatMap((seq) => {
       const event = this.#events[seq]!;
-      return event.type === SessionEventType.userMessage ? (event.data as Message) : (event.data as { message: Message }).message;
+      if (event.type === SessionEventType.userMessage) return [event.data as Message];
+      const { message } = event.data as { message: Message };
+      return event.type === SessionEventType.assistantMessage && message.content.length === 0 ? [] : [message];
     });
   }
 
-  #applySurface(seq: number, op: SurfaceOp): void {
+  /**
+   * DSH's checks of a surface operation (contract corrections 2 and 3), in its words: a replace
+   * names two seqs on the current surface, start not after end, and shadows that run inclusively;
+   * `sourceEventSeqs` (earlier seqs, no duplicates, non-empty except on assistant messages) lists
+   * every shadowed node; a `tool/result` replacement rewrites one `tool/result` and changes only
+   * its content. Returns the shadowed seqs.
+   */
+  #checkSurface(type: string, data: unknown, op: SurfaceOp, sources: readonly number[] | undefined): number[] {
+    const seq = this.#events.length;
+    let shadowed: number[] = [];
+    if (op !== 'append') {
+      const isSeq = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+      if (op === null || typeof op !== 'object' || Object.keys(op).length !== 3 || op.op !== 'replace' || !isSeq(op.start) || !isSeq(op.end)) {
+        throw new Error(`session event "${type}" carries an invalid replace surfaceOp`);
+      }
+      const startIdx = this.#nodes.indexOf(op.start);
+      if (startIdx === -1) throw new Error(`surface replace: start seq ${op.start} not found in surface`);
+      const endIdx = this.#nodes.indexOf(op.end);
+      if (endIdx === -1) throw new Error(`surface replace: end seq ${op.end} not found in surface`);
+      if (startIdx > endIdx) throw new Error(`surface replace: start seq ${op.start} (index ${startIdx}) is after end seq ${op.end} (index ${endIdx})`);
+      shadowed = this.#nodes.slice(startIdx, endIdx + 1);
+    }
+    if (sources !== undefined) {
+      if (!Array.isArray(sources)) throw new Error(`sourceEventSeqs on event at seq ${seq} must be an array when present`);
+      if (sources.length === 0 && type !== SessionEventType.assistantMessage) throw new Error('sourceEventSeqs must not be empty except on assistant/message');
+      if (!sources.every((s) => typeof s === 'number' && Number.isSafeInteger(s) && s >= 0)) throw new Error(`session event "${type}" sourceEventSeqs must densely contain non-negative safe integers`);
+      if (new Set(sources).size !== sources.length) throw new Error('sourceEventSeqs must not contain duplicates');
+      const later = sources.find((s) => s >= seq);
+      if (later !== undefined) throw new Error(`sourceEventSeqs must reference earlier events: ${later} >= current seq ${seq}`);
+    }
+    const missing = shadowed.filter((s) => !(sources ?? []).includes(s));
+    if (missing.length > 0) throw new Error(`surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(', ')}`);
+    if (op !== 'append' && type === SessionEventType.toolResult) {
+      if (shadowed.length !== 1) throw new Error('tool/result surface replacement must rewrite exactly one current node');
+      const original = this.#events[shadowed[0]!]!;
+      if (original.type !== SessionEventType.toolResult) throw new Error('tool/result surface replacement must target a current tool/result');
+      if (JSON.stringify(withoutResultContent(original.data)) !== JSON.stringify(withoutResultContent(data))) throw new Error('tool/result surface replacement may change only content');
+    }
+    return shadowed;
+  }
+
+  #applySurface(seq: number, op: SurfaceOp, shadowed: readonly number[]): void {
     if (op === 'append') {
       this.#nodes.push(seq);
       return;
     }
-    // A replacement shadows nodes [start, end) and takes their position (end exclusive).
-    this.#nodes.splice(op.start, op.end - op.start, seq);
+    // A replacement takes the position of the run it shadows (start and end seqs included).
+    this.#nodes.splice(this.#nodes.indexOf(shadowed[0]!), shadowed.length, seq);
     this.#generation++;
   }
+}
+
+/** A tool/result's data with its first result block's content blanked: what a rewrite must keep. */
+function withoutResultContent(data: unknown): unknown {
+  const d = data as { message: { content: Record<string, unknown>[] } };
+  const [first, ...rest] = d.message.content;
+  return canonical({ ...d, message: { ...d.message, content: [{ ...first, content: null }, ...rest] } });
+}
+
+/** A JSON value with object keys sorted, so that equal data compares equal whatever its key order (DSH compares structurally). */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
 }
 
 /** Throws a TypeError unless `value` has the shape DSH's session validates for user messages. */

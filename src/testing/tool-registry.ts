@@ -2,6 +2,7 @@
 // agent scope (an agent-scoped definition shadows the global one of the same name), restrictions
 // per scope, guards, `tools/change` on every change, and DSH's registration errors.
 
+import { assertSupportedJsonSchema } from '../host/json-schema.js';
 import { CODE_MODE_TOOL } from '../host/names.js';
 import type { ToolDefinition, ToolExecution, ToolRestriction, ToolSchema } from '../host/tools.js';
 import { addUnique } from './unique.js';
@@ -9,9 +10,6 @@ import { addUnique } from './unique.js';
 /** The key of the global layer. */
 const GLOBAL = Symbol('global');
 type LayerKey = object | typeof GLOBAL;
-
-const SCHEMA_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'oneOf', 'description', 'title', 'default', 'examples']);
-const SCALAR_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
 
 /** Registered definitions and restrictions of one host. `onChange` emits `tools/change`. */
 export class ToolRegistry {
@@ -23,25 +21,32 @@ export class ToolRegistry {
   constructor(readonly onChange: () => void) {}
 
   /**
-   * Adds `def` to the global layer (`scope` undefined) or an agent's layer. Throws on what DSH
-   * refuses: no output definition, a render that is not a function, an output schema outside DSH's
-   * subset, a non-positive or non-finite `timeoutMs`, the reserved `run_code` (unless `internal`,
-   * which the host's own composite uses), or a name already registered in the same layer:
-   * `tool "<name>" is already registered`.
+   * Adds `def` to the global layer (`scope` undefined) or an agent's layer. Throws what DSH throws,
+   * in its words: no output `{ schema, render }`, an output schema outside DSH's subset
+   * (`unsupported JSON schema: …`, json-schema.ts), a non-positive or non-finite `timeoutMs`, the
+   * reserved `run_code` (unless `internal`, which the host's own composite uses), or a name already
+   * registered in the same layer (`tool "<name>" is already registered …`).
    */
   register(def: ToolDefinition, scope: object | undefined, internal = false): () => void {
     const name = def?.name;
     if (typeof name !== 'string' || name === '') throw new TypeError('tools.register: name must be a non-empty string');
-    if (name === CODE_MODE_TOOL && !internal) throw new Error(`tool name "${CODE_MODE_TOOL}" is reserved`);
-    if (def.output === undefined || def.output === null) throw new TypeError(`tool "${name}" has no output definition`);
-    if (typeof def.output.render !== 'function') throw new TypeError(`tool "${name}": output.render must be a function`);
-    checkSchemaSubset(def.output.schema, `tool "${name}": output.schema`, '$');
-    if (def.timeoutMs !== undefined && !(Number.isFinite(def.timeoutMs) && def.timeoutMs > 0)) {
-      throw new RangeError(`tool "${name}": timeoutMs must be a positive finite number, got ${def.timeoutMs}`);
+    const output = def.output as ToolDefinition['output'] | undefined;
+    if (output === undefined || output === null || typeof output !== 'object' || typeof output.render !== 'function' || (output.presentationMeta !== undefined && typeof output.presentationMeta !== 'function')) {
+      throw new TypeError(`tool "${name}" must declare output { schema, render, presentationMeta? }`);
     }
+    assertSupportedJsonSchema(output.schema);
+    if (def.timeoutMs !== undefined && !(Number.isFinite(def.timeoutMs) && def.timeoutMs > 0)) {
+      throw new TypeError(`tool "${name}" timeoutMs must be a positive finite number`);
+    }
+    if (name === CODE_MODE_TOOL && !internal) throw new Error(`tool name "${CODE_MODE_TOOL}" is reserved for the Code Mode presentation transport and cannot be registered or shadowed`);
     const key = scope ?? GLOBAL;
     const layer = this.#layers.get(key) ?? new Map<string, ToolDefinition>();
     this.#layers.set(key, layer);
+    if (layer.has(name)) {
+      throw new Error(scope === undefined
+        ? `tool "${name}" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`
+        : `tool "${name}" is already registered in this scope`);
+    }
     return addUnique(layer, name, def, 'tool', () => this.onChange());
   }
 
@@ -91,17 +96,3 @@ export class ToolRegistry {
   }
 }
 
-function checkSchemaSubset(schema: unknown, where: string, path: string): void {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new TypeError(`${where}: ${path} must be a schema object`);
-  for (const [key, value] of Object.entries(schema)) {
-    if (!SCHEMA_KEYWORDS.has(key)) throw new TypeError(`${where}: unsupported keyword "${key}" at ${path}`);
-    if (key === 'type' && !(typeof value === 'string' && SCALAR_TYPES.has(value))) throw new TypeError(`${where}: ${path}.type must be one scalar type name`);
-    if (key === 'additionalProperties' && typeof value !== 'boolean') throw new TypeError(`${where}: ${path}.additionalProperties must be a boolean`);
-    if (key === 'properties') for (const [name, sub] of Object.entries(value as object)) checkSchemaSubset(sub, where, `${path}.properties.${name}`);
-    if (key === 'items') checkSchemaSubset(value, where, `${path}.items`);
-    if (key === 'oneOf') {
-      if (!Array.isArray(value) || value.length < 2) throw new TypeError(`${where}: ${path}.oneOf needs at least two schemas`);
-      value.forEach((sub, i) => checkSchemaSubset(sub, where, `${path}.oneOf[${i}]`));
-    }
-  }
-}

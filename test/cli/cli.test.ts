@@ -1,43 +1,16 @@
 // The dsh-context binary as a user runs it (issue 9): a subprocess on fixture repositories, asserting
 // output, exit codes and --json shapes, errors included.
 
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
 import * as workspaceContext from '../../src/plugins/workspace-context/index.js';
 import { createTestHost } from '../../src/testing/index.js';
-import { generateBenchMonorepo } from '../../bench/generate-monorepo.js';
+import { bin, cleanUp, cli, fixture, tempDir } from '../support/cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'lib', 'cli', 'index.js');
-const made: string[] = [];
-afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-/** Runs the built CLI with a controlled home and environment. */
-function cli(args: string[], env: Record<string, string> = {}) {
-  const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home', ...env } });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
-/** A fixture repository: `files` under a fresh temp dir with a .git marker, and a DSH home beside it. */
-function fixture(files: Record<string, string | Buffer>): { repo: string; home: string } {
-  const base = mkdtempSync(join(tmpdir(), 'dsh-cli-'));
-  made.push(base);
-  const repo = join(base, 'repo');
-  const home = join(base, 'home');
-  mkdirSync(join(repo, '.git'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  for (const [path, text] of Object.entries(files)) {
-    const full = join(base, path);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, text);
-  }
-  return { repo, home };
-}
+afterAll(cleanUp);
 
 describe('help and usage', () => {
   it('--help names every command; each command has its own --help; exit 0', () => {
@@ -135,7 +108,7 @@ describe('inspect', () => {
     expect(out.stdout).toContain('Instructions from: ~/.dsh/AGENTS.md\n\n# My defaults');
     const json = JSON.parse(cli(['inspect', '--sample', '--json']).stdout);
     expect(json.messages.map((m: { kind: string }) => m.kind)).toEqual(['auto-memory/index', 'auto-memory/rules', 'user', 'agent-instructions']);
-    expect(json.memory).toMatchObject({ exists: true, lines: 4, truncated: false });
+    expect(json.memory).toMatchObject({ status: 'injected', lines: 4, truncated: false });
     expect(json.rules.waiting.map((r: { path: string }) => r.path)).toEqual(['~/.dsh/rules/docs.md', '.dsh/rules/tests.md', '.claude/rules/api.md']);
   });
 });
@@ -163,32 +136,9 @@ describe('rules', () => {
   });
 });
 
-describe('bench', () => {
-  it('runs every phase on a generated repository, honours .gitignore, and reports --json', () => {
-    const base = mkdtempSync(join(tmpdir(), 'dsh-cli-bench-'));
-    made.push(base);
-    const generated = generateBenchMonorepo(join(base, 'repo'), 1500);
-    symlinkSync('/nonexistent', join(base, 'repo', 'dangling'));
-    const out = cli(['bench', join(base, 'repo'), '--rounds', '1', '--json']);
-    expect([out.code, out.stderr]).toEqual([0, '']);
-    const report = JSON.parse(out.stdout);
-    expect(report.files).toBe(generated.files);
-    expect(report.ignored).toBeGreaterThan(0);
-    expect(report.instructionFiles).toBe(generated.instructionFiles);
-    expect(report.ruleFiles).toBe(generated.ruleFiles);
-    expect(report.phases.map((p: { phase: string }) => p.phase)).toEqual(['read+digest', 'compose', 'glob']);
-    for (const p of report.phases) expect([p.phase, p.jsMs > 0, p.wasmMs > 0, p.ratio > 0]).toEqual([p.phase, true, true, true]);
-    expect(Object.keys(report.whole)).toEqual(['jsMs', 'wasmMs', 'ratio']);
-    const text = cli(['bench', join(base, 'repo'), '--rounds', '1']).stdout;
-    expect(text).toMatch(/^dsh-context bench: /);
-    expect(text).toMatch(/\n  phase +work +JavaScript +WASM engine +ratio +WASM rate\n  read\+digest /);
-  });
-});
-
 describe('profiles serve', () => {
   it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'dsh-cli-profiles-'));
-    made.push(home);
+    const home = tempDir('dsh-cli-profiles-');
     // A chosen profile: a started session would be recorded in the state file; serving must not start one.
     const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
     const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });

@@ -54,7 +54,7 @@ describe('visibility', () => {
   it('X-13 visible means on the current surface; a replacement hides what it shadows', () => {
     const s = session();
     expect(visibleEvents(s).map((e) => e.seq)).toEqual([0, 2, 3]);
-    s.append('user/message', { id: 'sum', role: 'user', content: [], source: { kind: 'plugin', plugin: 'compact' } }, { surfaceOp: { op: 'replace', start: 0, end: 2 } });
+    s.append('user/message', { content: [], source: { kind: 'plugin', plugin: 'compact' }, role: 'user', id: 'sum' }, { surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [0, 2] });
     expect(isVisible(s, 0)).toBe(false);
     expect(isVisible(s, 3)).toBe(true);
     expect(visibleUserMessages(s).map((v) => [v.seq, v.message.id])).toEqual([[4, 'sum'], [3, 'c']]);

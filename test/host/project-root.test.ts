@@ -51,3 +51,14 @@ describe('findProjectRoot', () => {
     await expect(findProjectRoot('/repo/a', ['.git'], aborting, mid.signal)).rejects.toBeInstanceOf(FsError);
   });
 });
+
+describe('locateProjectRoot', () => {
+  it('X-09 names the marker that decided, or none when the root fell back to the cwd', async () => {
+    const { locateProjectRoot } = await import('../../src/host/index.js');
+    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '', '/repo/a/package.json': '{}', '/loose/x': '' } });
+    expect(await locateProjectRoot('/repo/a', ['.git', 'package.json'], fs)).toEqual({ root: '/repo/a', marker: 'package.json' });
+    expect(await locateProjectRoot('/repo/a', ['.git'], fs)).toEqual({ root: '/repo', marker: '.git' });
+    expect(await locateProjectRoot('/loose', ['.git'], fs)).toEqual({ root: '/loose', marker: undefined });
+    expect(await locateProjectRoot('/repo/a', [], fs)).toEqual({ root: '/repo/a', marker: undefined });
+  });
+});

@@ -21,12 +21,14 @@ const touchNotes: PluginModule<{ label: string }> = {
   },
 };
 
-const user = (id: string, text: string) => ({ id, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } });
-const note = (id: string, text: string, path: string) => ({ id, role: 'user', content: [{ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` }], source: { kind: 'touch-notes', path } });
+// Messages in DSH's key order (contract correction 5): user { content, source, role, id }, assistant
+// { role, content, source, id }, tool result { source, content, role, id }.
+const user = (id: string, text: string) => ({ content: [{ type: 'text', text }], source: { kind: 'user' }, role: 'user', id });
+const note = (id: string, text: string, path: string) => ({ content: [{ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` }], source: { kind: 'touch-notes', path }, role: 'user', id });
 const model = { kind: 'model', provider: 'scripted', model: 'scripted' };
-const assistant = (turn: number, step: number, id: string, content: object[]) => ({ turn, step, message: { id, role: 'assistant', content, source: model } });
+const assistant = (turn: number, step: number, id: string, content: object[]) => ({ turn, step, message: { role: 'assistant', content, source: model, id } });
 const toolResult = (turn: number, step: number, id: string, callId: string, text: string) => ({
-  turn, step, message: { id, role: 'user', content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }] }], source: { kind: 'tool', callId } },
+  turn, step, message: { source: { kind: 'tool', callId }, content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }], isError: false }], role: 'user', id },
 });
 const call = (id: string, name: string, args: object) => ({ type: 'tool-call', id, name, arguments: JSON.stringify(args) });
 
@@ -46,7 +48,7 @@ describe('createTestHost', () => {
     await host.run('Check x', [{ tools: [{ name: 'read', input: readX }] }, { text: 'x is 2.' }]);
 
     expect(host.fs.read('/repo/packages/app/x.ts')).toBe('export const x = 2;\n');
-    expect(host.session.events.map(({ type, seq, time, data, surfaceOp, sourceEventSeqs }) => ({ seq, time, type, data, ...(surfaceOp ? { surfaceOp } : {}), ...(sourceEventSeqs ? { sourceEventSeqs } : {}) }))).toEqual([
+    const expected = [
       { seq: 0, time: 1, type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 0, inserted: [user('msg-1', 'Fix x')] } },
       { seq: 1, time: 2, type: 'turn/start', data: { turn: 1 } },
       { seq: 2, time: 3, type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 0, removedCount: 1, inserted: [] } },
@@ -76,8 +78,8 @@ describe('createTestHost', () => {
       { seq: 26, time: 27, type: 'compaction/end', data: { compactionId: 'compaction-1' } },
       {
         seq: 27, time: 28, type: 'user/message',
-        data: { id: 'msg-9', role: 'user', content: [{ type: 'text', text: 'We fixed x.ts.' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'compaction-1' } },
-        surfaceOp: { op: 'replace', start: 0, end: 8 }, sourceEventSeqs: [4, 5, 7, 12, 13, 15, 20, 21],
+        data: { content: [{ type: 'text', text: 'We fixed x.ts.' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'compaction-1' }, role: 'user', id: 'msg-9' },
+        surfaceOp: { op: 'replace', start: 4, end: 21 }, sourceEventSeqs: [4, 5, 7, 12, 13, 15, 20, 21],
       },
       { seq: 28, time: 29, type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 0, inserted: [user('msg-10', 'Check x')] } },
       { seq: 29, time: 30, type: 'turn/start', data: { turn: 2 } },
@@ -95,7 +97,10 @@ describe('createTestHost', () => {
       { seq: 41, time: 42, type: 'assistant/message', data: assistant(2, 2, 'msg-14', [{ type: 'text', text: 'x is 2.' }]), surfaceOp: 'append' },
       { seq: 42, time: 43, type: 'step/end', data: { turn: 2, step: 2 } },
       { seq: 43, time: 44, type: 'turn/end', data: { turn: 2, reason: { kind: 'completed' } } },
-    ]);
+    ];
+    expect(host.session.events.map(({ type, seq, time, data, surfaceOp, sourceEventSeqs }) => ({ seq, time, type, data, ...(surfaceOp ? { surfaceOp } : {}), ...(sourceEventSeqs ? { sourceEventSeqs } : {}) }))).toEqual(expected);
+    // Key order too: DSH compares persisted logs as text.
+    expect(host.session.events.map((e) => JSON.stringify(e.data))).toEqual(expected.map((e) => JSON.stringify(e.data)));
     expect(host.session.surface).toEqual({ nodes: [27, 32, 33, 35, 40, 41], replaceGeneration: 1 });
     expect(host.requests.map((r) => r.messages.map((m) => m.id))).toEqual([
       ['msg-1'],
@@ -105,7 +110,7 @@ describe('createTestHost', () => {
       ['msg-9', 'msg-10', 'msg-11', 'msg-13', 'msg-12'],
     ]);
     expect(host.requests[0]!.system).toBe('Notes are labelled touched.');
-    expect(host.requests[0]!.tools.map((t) => t.name)).toEqual(['read', 'write', 'edit', 'run_code']);
+    expect(host.requests[0]!.tools.map((t) => t.name)).toEqual(['edit', 'read', 'run_code', 'write']);
     expect(host.logs).toEqual([]);
   });
 
@@ -114,7 +119,7 @@ describe('createTestHost', () => {
     await host.run('one', [{ text: 'a' }]);
     await host.run('two', [{ text: 'b' }]);
     const event = host.compact({ keep: 2 });
-    expect(event).toMatchObject({ surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [4, 5] });
+    expect(event).toMatchObject({ surfaceOp: { op: 'replace', start: 4, end: 5 }, sourceEventSeqs: [4, 5] });
     expect(host.session.deriveMessages().map((m) => m.id)).toEqual(['msg-5', 'msg-3', 'msg-4']);
     expect(() => host.compact({ keep: 3 })).toThrow('test host: nothing to compact (3 visible nodes, keep 3)');
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent, Context, Session, SessionEvent } from '../../src/host/index.js';
 import { createTestHost, TestSession } from '../../src/testing/index.js';
 
-const user = (id: string, text = id) => ({ id, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } });
+const user = (id: string, text = id) => ({ content: [{ type: 'text', text }], source: { kind: 'user' }, role: 'user', id });
 const fresh = (onAppend?: (s: TestSession, e: SessionEvent) => void) => {
   let t = 100;
   return new TestSession({ header: { version: 0, id: 's1', createdAt: 0, cwd: '/w' }, clock: () => t++, onAppend });
@@ -28,51 +28,75 @@ describe('the log', () => {
     expect(s.events[0]!.data).toEqual({ turn: 1 });
   });
 
-  it('refuses data that is not lossless JSON, malformed user messages, and misplaced surface ops', () => {
+  it('refuses data that is not lossless JSON, malformed user messages, and misplaced surface ops (in DSH\'s words)', () => {
     const s = fresh();
     expect(() => s.append('x/y', { n: Number.POSITIVE_INFINITY })).toThrow('session.append x/y data: $.n is Infinity, which is not lossless JSON');
     expect(() => s.append('user/message', { ...user('m'), role: 'assistant' }, { surfaceOp: 'append' })).toThrow("session.append user/message: role must be 'user'");
     expect(() => s.append('user/message', { ...user('m'), source: {} }, { surfaceOp: 'append' })).toThrow('session.append user/message: source.kind must be a non-empty string');
-    expect(() => s.append('user/message', user('m'))).toThrow('session.append: user/message needs a surfaceOp');
-    expect(() => s.append('step/start', {}, { surfaceOp: 'append' })).toThrow('session.append: step/start cannot carry a surfaceOp');
+    expect(() => s.append('user/message', user('m'))).toThrow(new Error('session event "user/message" is surface-eligible and requires a surfaceOp marker'));
+    expect(() => s.append('step/start', {}, { surfaceOp: 'append' })).toThrow(new Error('session event "step/start" is not surface-eligible and cannot carry surfaceOp'));
+    expect(() => s.append('step/start', {}, { sourceEventSeqs: [0] } as never)).toThrow(new Error('session event "step/start" is not surface-eligible and cannot carry sourceEventSeqs'));
     expect(s.seq).toBe(0);
   });
 });
 
-describe('the surface', () => {
+describe('the surface (contract corrections 2 and 3)', () => {
   const three = () => {
     const s = fresh();
     for (const id of ['a', 'b', 'c']) s.append('user/message', user(id), { surfaceOp: 'append' });
     return s;
   };
+  const result = (id: string, text: string, meta?: unknown) => ({
+    turn: 1, step: 1, message: { source: { kind: 'tool', callId: 'c1' }, content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text }], isError: false }], role: 'user', id },
+    ...(meta !== undefined ? { meta } : {}),
+  });
 
-  it('append adds a node; deriveMessages projects visible nodes in order', () => {
+  it('append adds a node; deriveMessages projects visible nodes in order; an assistant message with no content projects none', () => {
     const s = three();
-    s.append('assistant/message', { turn: 1, step: 1, message: { id: 'r', role: 'assistant', content: [], source: { kind: 'model', provider: 'p', model: 'm' } } }, { surfaceOp: 'append' });
-    expect(s.surface).toEqual({ nodes: [0, 1, 2, 3], replaceGeneration: 0 });
+    s.append('assistant/message', { turn: 1, step: 1, message: { role: 'assistant', content: [{ type: 'text', text: 'r' }], source: { kind: 'model', provider: 'p', model: 'm' }, id: 'r' } }, { surfaceOp: 'append' });
+    s.append('assistant/message', { turn: 1, step: 2, message: { role: 'assistant', content: [], source: { kind: 'model', provider: 'p', model: 'm' }, id: 'usage-only' } }, { surfaceOp: 'append' });
+    expect(s.surface).toEqual({ nodes: [0, 1, 2, 3, 4], replaceGeneration: 0 });
     expect(s.deriveMessages().map((m) => m.id)).toEqual(['a', 'b', 'c', 'r']);
   });
 
-  it('replace removes the shadowed range [start, end) and puts the new node at its position', () => {
+  it('replace names the first and last shadowed node by seq (end included) and takes their position', () => {
     const s = three();
-    s.append('user/message', user('sum'), { surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [0, 1] });
+    s.append('user/message', user('sum'), { surfaceOp: { op: 'replace', start: 0, end: 1 }, sourceEventSeqs: [0, 1] });
     expect(s.surface).toEqual({ nodes: [3, 2], replaceGeneration: 1 });
-    expect(s.events[3]).toMatchObject({ surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [0, 1] });
+    expect(s.events[3]).toMatchObject({ surfaceOp: { op: 'replace', start: 0, end: 1 }, sourceEventSeqs: [0, 1] });
     expect(s.deriveMessages().map((m) => m.id)).toEqual(['sum', 'c']);
-    s.append('user/message', user('ins'), { surfaceOp: { op: 'replace', start: 1, end: 1 } });
-    expect(s.surface).toEqual({ nodes: [3, 4, 2], replaceGeneration: 2 });
+    // Seqs, not positions: seq 2 now sits at index 1.
+    s.append('user/message', user('one'), { surfaceOp: { op: 'replace', start: 2, end: 2 }, sourceEventSeqs: [2] });
+    expect(s.surface).toEqual({ nodes: [3, 4], replaceGeneration: 2 });
   });
 
-  it('a replace range outside the surface is refused', () => {
+  it('a replace whose seqs are not on the surface, are reversed, or leave a shadowed node out of sourceEventSeqs is refused', () => {
     const s = three();
-    expect(() => s.append('user/message', user('x'), { surfaceOp: { op: 'replace', start: 2, end: 4 } })).toThrow(
-      'session.append: replace 2..4 is outside the surface of 3 nodes',
-    );
+    s.append('user/message', user('sum'), { surfaceOp: { op: 'replace', start: 0, end: 0 }, sourceEventSeqs: [0] });
+    expect(() => s.append('user/message', user('x'), { surfaceOp: { op: 'replace', start: 0, end: 1 }, sourceEventSeqs: [0, 1] })).toThrow(new Error('surface replace: start seq 0 not found in surface'));
+    expect(() => s.append('user/message', user('x'), { surfaceOp: { op: 'replace', start: 1, end: 9 }, sourceEventSeqs: [1] })).toThrow(new Error('surface replace: end seq 9 not found in surface'));
+    expect(() => s.append('user/message', user('x'), { surfaceOp: { op: 'replace', start: 2, end: 1 }, sourceEventSeqs: [1, 2] })).toThrow(new Error('surface replace: start seq 2 (index 2) is after end seq 1 (index 1)'));
+    expect(() => s.append('user/message', user('x'), { surfaceOp: { op: 'replace', start: 1, end: 2 }, sourceEventSeqs: [1] })).toThrow(new Error('surface replace: sourceEventSeqs must include every shadowed surface node; missing 2'));
+    expect(() => s.append('user/message', user('x'), { surfaceOp: { op: 'replace', start: 1, end: 1 }, sourceEventSeqs: [1, 1] })).toThrow(new Error('sourceEventSeqs must not contain duplicates'));
+    expect(() => s.append('user/message', user('x'), { surfaceOp: { op: 'replace', start: 1, end: 1, extra: 1 } as never, sourceEventSeqs: [1] })).toThrow(new Error('session event "user/message" carries an invalid replace surfaceOp'));
+    expect(s.seq).toBe(4);
   });
 
-  it('a seeded session (resume) rebuilds the surface from the log and does not re-publish it', () => {
+  it('a tool/result replacement rewrites one tool/result and may change only its content', () => {
+    const s = fresh();
+    s.append('tool/result', result('t1', 'long output', { path: '/w/a' }), { surfaceOp: 'append' });
+    s.append('user/message', user('u'), { surfaceOp: 'append' });
+    expect(() => s.append('tool/result', { ...result('t2', 'short', { path: '/w/a' }) }, { surfaceOp: { op: 'replace', start: 0, end: 0 }, sourceEventSeqs: [0] })).toThrow(new Error('tool/result surface replacement may change only content'));
+    expect(() => s.append('tool/result', result('t1', 'short'), { surfaceOp: { op: 'replace', start: 0, end: 0 }, sourceEventSeqs: [0] })).toThrow(new Error('tool/result surface replacement may change only content'));
+    expect(() => s.append('tool/result', result('t1', 'short', { path: '/w/a' }), { surfaceOp: { op: 'replace', start: 0, end: 1 }, sourceEventSeqs: [0, 1] })).toThrow(new Error('tool/result surface replacement must rewrite exactly one current node'));
+    expect(() => s.append('tool/result', result('t1', 'short', { path: '/w/a' }), { surfaceOp: { op: 'replace', start: 1, end: 1 }, sourceEventSeqs: [1] })).toThrow(new Error('tool/result surface replacement must target a current tool/result'));
+    s.append('tool/result', result('t1', 'short', { path: '/w/a' }), { surfaceOp: { op: 'replace', start: 0, end: 0 }, sourceEventSeqs: [0] });
+    expect(s.surface.nodes).toEqual([2, 1]);
+  });
+
+  it('a seeded session (resume) rebuilds the surface from the log, through the same checks, and does not re-publish it', () => {
     const s = three();
-    s.append('user/message', user('sum'), { surfaceOp: { op: 'replace', start: 0, end: 3 } });
+    s.append('user/message', user('sum'), { surfaceOp: { op: 'replace', start: 0, end: 2 }, sourceEventSeqs: [0, 1, 2] });
     const published: number[] = [];
     const resumed = new TestSession({ header: s.header, seed: s.events, clock: () => 0, onAppend: (_s, e) => published.push(e.seq) });
     expect(resumed.surface).toEqual({ nodes: [3], replaceGeneration: 1 });
@@ -80,6 +104,8 @@ describe('the surface', () => {
     expect(published).toEqual([]);
     resumed.append('turn/start', { turn: 1 });
     expect(published).toEqual([4]);
+    const broken = [...s.events.slice(0, 3), { ...s.events[3]!, sourceEventSeqs: [0, 1] }];
+    expect(() => new TestSession({ header: s.header, seed: broken, clock: () => 0 })).toThrow(new Error('surface replace: sourceEventSeqs must include every shadowed surface node; missing 2'));
   });
 });
 

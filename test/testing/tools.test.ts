@@ -14,25 +14,42 @@ const echo = (name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition
   ...extra,
 });
 const signal = () => new AbortController().signal;
+/** The message `fn` throws. */
+function thrown(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('did not throw');
+}
+/** DSH's duplicate-registration error for the global layer. */
+const DUPLICATE = (name: string): string => `tool "${name}" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`;
 
 describe('registry', () => {
-  it('ST-02 a duplicate name in the same layer fails with tool "<name>" is already registered', () => {
+  it('ST-02 a duplicate name in the same layer fails with DSH\'s tool "<name>" is already registered …', () => {
     const host = createTestHost();
     host.ctx.tools.register(echo('expand_result'));
-    expect(() => host.ctx.tools.register(echo('expand_result'))).toThrow(new Error('tool "expand_result" is already registered'));
-    expect(() => host.ctx.tools.register(echo('read'))).toThrow('tool "read" is already registered');
+    expect(() => host.ctx.tools.register(echo('expand_result'))).toThrow(new Error(`${DUPLICATE('expand_result')}`));
+    expect(() => host.ctx.tools.register(echo('read'))).toThrow(new Error(DUPLICATE('read')));
   });
 
-  it('§7.1 refuses run_code, a missing output, a render that is not a function, an unsupported output schema and a bad timeout', () => {
+  it('§7.1 correction 1: refuses, in DSH\'s words, run_code, a missing output, a render that is not a function, schemas outside the subset and a bad timeout', () => {
     const { tools } = createTestHost().ctx;
-    expect(() => tools.register(echo('run_code'))).toThrow('tool name "run_code" is reserved');
-    expect(() => tools.register({ ...echo('a'), output: undefined as never })).toThrow('tool "a" has no output definition');
-    expect(() => tools.register({ ...echo('a'), output: { schema: {}, render: 1 as never } })).toThrow('tool "a": output.render must be a function');
-    expect(() => tools.register({ ...echo('a'), output: { schema: { type: 'object', properties: { x: { anyOf: [] } } }, render: () => [] } })).toThrow(
-      'tool "a": output.schema: unsupported keyword "anyOf" at $.properties.x',
-    );
-    expect(() => tools.register({ ...echo('a'), output: { schema: { type: ['string', 'null'] }, render: () => [] } })).toThrow('tool "a": output.schema: $.type must be one scalar type name');
-    expect(() => tools.register(echo('a', { timeoutMs: 0 }))).toThrow('tool "a": timeoutMs must be a positive finite number, got 0');
+    const output = (schema: unknown) => ({ ...echo('a'), output: { schema: schema as Record<string, unknown>, render: () => [] } });
+    expect(thrown(() => tools.register(echo('run_code')))).toBe('tool name "run_code" is reserved for the Code Mode presentation transport and cannot be registered or shadowed');
+    expect(thrown(() => tools.register({ ...echo('a'), output: undefined as never }))).toBe('tool "a" must declare output { schema, render, presentationMeta? }');
+    expect(thrown(() => tools.register({ ...echo('a'), output: { schema: {}, render: 1 as never } }))).toBe('tool "a" must declare output { schema, render, presentationMeta? }');
+    expect(thrown(() => tools.register(output({ type: 'object', properties: { x: { anyOf: [] } } })))).toBe('unsupported JSON schema: schema.properties.x.anyOf is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)');
+    expect(thrown(() => tools.register(output({ type: ['string', 'null'] })))).toBe('unsupported JSON schema: schema.type must be a single type string (type arrays are not supported)');
+    // The schema that kept DSH from booting: a const with no type, inside oneOf.
+    expect(thrown(() => tools.register(output({ oneOf: [{ type: 'object', properties: { ok: { const: false } } }, { type: 'object', properties: { ok: { const: true } } }] })))).toBe('unsupported JSON schema: schema.oneOf[0].properties.ok.const requires type or oneOf; schema.oneOf[1].properties.ok.const requires type or oneOf');
+    expect(thrown(() => tools.register(output({ type: 'string', oneOf: [{ type: 'string' }, { type: 'null' }] })))).toBe('unsupported JSON schema: schema cannot declare both type and oneOf');
+    expect(thrown(() => tools.register(output({ oneOf: [{ type: 'string' }, { type: 'null' }], enum: ['x'] })))).toBe('unsupported JSON schema: schema.enum is not supported beside oneOf');
+    expect(thrown(() => tools.register(output({ type: 'object', properties: {}, required: ['x'] })))).toBe('unsupported JSON schema: schema.required names "x" which is not in properties');
+    expect(thrown(() => tools.register(output({ type: 'string', items: { type: 'string' }, const: 1 })))).toBe('unsupported JSON schema: schema.items is not supported on type "string"; schema.const must be a string value');
+    expect(thrown(() => tools.register(echo('a', { timeoutMs: 0 })))).toBe('tool "a" timeoutMs must be a positive finite number');
+    expect(() => tools.register(output({ description: 'any JSON value' }))).not.toThrow();
   });
 
   it('§7.1 CP-09 an agent-scoped definition shadows the global one for that agent only; tools/change fires on each change', async () => {
@@ -212,7 +229,7 @@ describe('Code-Mode-like composite', () => {
     ]);
     expect(host.requests[1]!.messages.find((m) => m.source.kind === 'tool')!.content).toEqual([{
       type: 'tool-result', toolCallId: 'call-1',
-      content: [{ type: 'text', text: '[read] A\n[read error] Error: read: /w/zz.md does not exist\n[read] B' }],
+      content: [{ type: 'text', text: '[read] A\n[read error] Error: read: /w/zz.md does not exist\n[read] B' }], isError: false,
     }]);
     const entered = host.session.events.filter((e) => e.type === 'user/message').map((e) => (e.data as UserMessage).id);
     expect(entered).toEqual(['msg-1', 'ctx-call-1.1', 'ctx-call-1.2', 'ctx-call-1.3']);

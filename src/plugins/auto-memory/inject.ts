@@ -10,16 +10,16 @@ import type { Agent, PreStepDecision, PreStepEvent } from '../../host/agent.js';
 import type { Context } from '../../host/cordis.js';
 import type { FileSystem } from '../../host/fs.js';
 import { createUserMessage, type UserMessage } from '../../host/message.js';
-import { HostService, SessionEventType, SourceKind } from '../../host/names.js';
+import { HostService, InstructionSourceKind, SessionEventType, SourceKind } from '../../host/names.js';
 import type { HostRuntime } from '../../host/runtime.js';
 import type { ToolExecution, ToolExecutionResult } from '../../host/tools.js';
 import { fileTouchPath, visibleUserMessages } from '../../host/visibility.js';
 import type { ResolvedConfig } from './config.js';
-import { completeUtf8Length, decodeText, isMemoryError } from './content.js';
+import { completeUtf8Length, decodeText, isMemoryError, type MemoryError } from './content.js';
 import { checkPath, type MemoryDisk } from './disk.js';
 import { INDEX_FILE } from './paths.js';
 import { isSubagent, resolveProject, type Project } from './project.js';
-import { boundIndex, digestOf, renderIndexMessage, renderRulesMessage, ruleSection } from './render.js';
+import { boundIndex, digestOf, renderIndexMessage, renderRulesMessage, ruleSection, type IndexBody } from './render.js';
 import { below, RuleMatcher, RuleReader, selectRules, type Touch } from './rules.js';
 
 /** The source kind of every message auto-memory injects (X-11). */
@@ -114,19 +114,13 @@ export class Injector {
   /** AM-27: the bounded index message, unless MEMORY.md is absent or the same digest is already there. */
   async #indexMessage(project: Project, present: readonly Record<string, unknown>[]): Promise<UserMessage | undefined> {
     const { config, disk, ctx } = this.host;
-    const found = await checkPath(disk, project.memdir, [INDEX_FILE]);
-    if (found.type !== 'file') return undefined;
-    // [R] never skipped as oversize: a prefix is read and truncated (NG-AM-6).
-    const { bytes, size } = await disk.readPrefix(join(project.memdir, INDEX_FILE), config.maxIndexBytes + INDEX_READ_SLACK);
-    const complete = size <= bytes.length;
-    const file = await decodeText(complete ? bytes : bytes.subarray(0, completeUtf8Length(bytes)), `/memories/${INDEX_FILE}`);
-    if (isMemoryError(file)) {
-      ctx.logger.warn('auto-memory: not injecting the index: %s', file.message);
+    const read = await readIndex(disk, project.memdir, config);
+    if (read.kind === 'undecodable') {
+      ctx.logger.warn('auto-memory: not injecting the index: %s', read.error.message);
       return undefined;
     }
-    const body = boundIndex(file.text, config.maxIndexLines, config.maxIndexBytes, complete);
-    if (body.body.trim() === '') return undefined;
-    const text = renderIndexMessage(body);
+    if (read.kind !== 'read' || read.index.body.trim() === '') return undefined;
+    const text = renderIndexMessage(read.index);
     const digest = digestOf(text);
     if (present.some((s) => s.channel === 'index' && s.digest === digest)) return undefined;
     const source: IndexSource = { kind: SOURCE_KIND, channel: 'index', digest, projectKey: project.key };
@@ -195,7 +189,12 @@ function presentSources(agent: Agent, entering: readonly UserMessage[]): Record<
 /**
  * Where injected messages go (AM-27 step 7): before this turn's new user message (on a turn's
  * first step, the last claimed message when the user wrote it), otherwise right after the last
- * claimed message in the decision, or first when the decision holds none.
+ * claimed message in the decision, or first when the decision holds none — and after the workspace
+ * instructions the instruction loader put there. The loader places its message right after the last
+ * claimed one, ahead of other plugins' additions (contract §10.1); both plugins call `next()` first,
+ * so without this step the one whose listener DSH happened to register last would win the place.
+ * DSH registers listeners as plugin modules finish loading, not in row order, so the order of the
+ * two messages would depend on module load timing; with it, it depends on nothing.
  */
 export function insertionPoint(decision: readonly UserMessage[], claimed: readonly UserMessage[], step: number): number {
   const prompt = claimed.at(-1);
@@ -208,5 +207,43 @@ export function insertionPoint(decision: readonly UserMessage[], claimed: readon
   decision.forEach((m, i) => {
     if (ids.has(m.id)) last = i;
   });
-  return last + 1;
+  let at = last + 1;
+  while (at < decision.length && !ids.has(decision[at]!.id) && isInstructions(decision[at]!)) at++;
+  return at;
+}
+
+/** A message of an instruction loader (ours or DSH's, current or older kind). */
+function isInstructions(message: UserMessage): boolean {
+  return message.source.kind === InstructionSourceKind.current || message.source.kind === InstructionSourceKind.legacy;
+}
+
+/** What the index read found (AM-27 steps 1–4): no file, something that is not a file, bytes that are not UTF-8, or the bounded body. */
+export type IndexRead =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'not-a-file' }
+  | { readonly kind: 'undecodable'; readonly error: MemoryError }
+  /** `size` is the file's size; `index.body` is what the message holds (escaped, bounded; blank means no message). */
+  | { readonly kind: 'read'; readonly index: IndexBody; readonly size: number };
+
+/**
+ * AM-27 steps 1–4: reads a project's MEMORY.md as the injector does, a prefix of at most
+ * `maxIndexBytes` plus a few bytes (never the whole of a large file), decoded strictly and bounded by
+ * `maxIndexLines` / `maxIndexBytes`. The index message is `renderIndexMessage(index)` unless the body
+ * is blank. Throws `UnsafePathError` when MEMORY.md is a symbolic link or resolves outside `memdir`
+ * (the injector then logs and injects nothing).
+ * @param disk the memory storage
+ * @param memdir the project's memory directory
+ * @param limits `maxIndexLines` and `maxIndexBytes`
+ * @returns what was found
+ */
+export async function readIndex(disk: MemoryDisk, memdir: string, limits: Pick<ResolvedConfig, 'maxIndexLines' | 'maxIndexBytes'>): Promise<IndexRead> {
+  const found = await checkPath(disk, memdir, [INDEX_FILE]);
+  if (found.type === undefined) return { kind: 'absent' };
+  if (found.type !== 'file') return { kind: 'not-a-file' };
+  // [R] never skipped as oversize: a prefix is read and truncated (NG-AM-6).
+  const { bytes, size } = await disk.readPrefix(join(memdir, INDEX_FILE), limits.maxIndexBytes + INDEX_READ_SLACK);
+  const complete = size <= bytes.length;
+  const file = await decodeText(complete ? bytes : bytes.subarray(0, completeUtf8Length(bytes)), `/memories/${INDEX_FILE}`);
+  if (isMemoryError(file)) return { kind: 'undecodable', error: file };
+  return { kind: 'read', index: boundIndex(file.text, limits.maxIndexLines, limits.maxIndexBytes, complete), size };
 }

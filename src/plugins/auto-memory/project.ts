@@ -27,7 +27,20 @@ export interface Project {
 export async function resolveProject(
   agent: Pick<Agent, 'session'> | undefined, processCwd: string, markers: readonly string[], fs: FileSystem | undefined, memoryRoot: string, signal?: AbortSignal,
 ): Promise<Project> {
-  const cwd = agent?.session.header.cwd ?? processCwd;
+  return projectAt(agent?.session.header.cwd ?? processCwd, markers, fs, memoryRoot, signal);
+}
+
+/**
+ * The project of a session whose cwd is `cwd` (AM-05..AM-07), as `resolveProject` finds it for an
+ * agent; for tools that ask about a directory without a session (the CLI's inspect).
+ * @param cwd the absolute session cwd
+ * @param markers the project-root markers
+ * @param fs the fs provider the markers are probed through; without one the cwd is the root
+ * @param memoryRoot the resolved auto-memory `root`
+ * @param signal cancels the marker probes
+ * @returns the project: cwd, root, key and memory directory
+ */
+export async function projectAt(cwd: string, markers: readonly string[], fs: FileSystem | undefined, memoryRoot: string, signal?: AbortSignal): Promise<Project> {
   const root = fs === undefined ? cwd : await findProjectRoot(cwd, markers, fs, signal);
   const key = projectKey(root);
   return { cwd, root, key, memdir: join(memoryRoot, key) };

@@ -70,22 +70,57 @@ export function parseRule(level: Rule['level'], displayPath: string, text: strin
   return { level, displayPath, paths: rulePaths(lines), body: cleaned, bytes: utf8Length(escapeReminder(cleaned)) };
 }
 
+/** Why a due rule is not rendered (AM-35): an empty body, a body over `maxRuleBytes`, or the collection limits. */
+export type RuleSkip = 'empty' | 'over-rule-bytes' | 'over-limits';
+
+/** What this step does with one rule: due (unconditional or activated) or not, and why a due one is left out. */
+export interface RuleDecision {
+  readonly rule: Rule;
+  /** Unconditional, or path-scoped and in `active`. */
+  readonly due: boolean;
+  /** Set for a due rule that is not rendered. */
+  readonly skip?: RuleSkip;
+}
+
 /**
- * The rules to render this step (AM-34, AM-35), in order: every unconditional rule and every rule
- * whose display path is in `active`, an empty body skipped, a body over `maxRuleBytes` skipped, and
- * the collection cut before the first rule that would exceed `maxRules` or `maxRulesBytes`.
+ * The decision for every rule of a collection this step (AM-34, AM-35), in order: every
+ * unconditional rule and every rule whose display path is in `active` is due; an empty body is
+ * skipped, a body over `maxRuleBytes` is skipped, and the collection is cut before the first rule
+ * that would exceed `maxRules` or `maxRulesBytes` (every due rule from there on is `over-limits`).
+ * `selectRules` is its rendered part, so a tool that explains the choice cannot disagree with it.
+ * @param rules the collection, in AM-31 order
+ * @param active display paths of the activated path-scoped rules
+ * @param limits the collection limits
+ * @returns one decision per rule, in the order of `rules`
+ */
+export function decideRules(rules: readonly Rule[], active: ReadonlySet<string>, limits: RuleLimits): RuleDecision[] {
+  let count = 0;
+  let total = 0;
+  let cut = false;
+  return rules.map((rule): RuleDecision => {
+    if (rule.paths.length > 0 && !active.has(rule.displayPath)) return { rule, due: false };
+    if (cut) return { rule, due: true, skip: 'over-limits' };
+    if (rule.body === '') return { rule, due: true, skip: 'empty' };
+    if (rule.bytes > limits.maxRuleBytes) return { rule, due: true, skip: 'over-rule-bytes' };
+    if (count + 1 > limits.maxRules || total + rule.bytes > limits.maxRulesBytes) {
+      cut = true;
+      return { rule, due: true, skip: 'over-limits' };
+    }
+    count++;
+    total += rule.bytes;
+    return { rule, due: true };
+  });
+}
+
+/**
+ * The rules to render this step (AM-34, AM-35), in order: the due rules `decideRules` does not skip.
+ * @param rules the collection, in AM-31 order
+ * @param active display paths of the activated path-scoped rules
+ * @param limits the collection limits
+ * @returns the rules to render
  */
 export function selectRules(rules: readonly Rule[], active: ReadonlySet<string>, limits: RuleLimits): Rule[] {
-  const chosen: Rule[] = [];
-  let total = 0;
-  for (const rule of rules) {
-    if (rule.paths.length > 0 && !active.has(rule.displayPath)) continue;
-    if (rule.body === '' || rule.bytes > limits.maxRuleBytes) continue;
-    if (chosen.length + 1 > limits.maxRules || total + rule.bytes > limits.maxRulesBytes) break;
-    chosen.push(rule);
-    total += rule.bytes;
-  }
-  return chosen;
+  return decideRules(rules, active, limits).flatMap((d) => (d.due && d.skip === undefined ? [d.rule] : []));
 }
 
 /** A touched path as the two rule levels see it (AM-34): relative to the cwd and to the project root. */

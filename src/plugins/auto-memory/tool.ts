@@ -39,13 +39,13 @@ const OUTPUT_SCHEMA = {
   oneOf: [
     {
       type: 'object',
-      properties: { ok: { const: false }, code: { type: 'string' }, message: { type: 'string' } },
+      properties: { ok: { type: 'boolean', const: false }, code: { type: 'string' }, message: { type: 'string' } },
       required: ['ok', 'code', 'message'],
     },
     {
       type: 'object',
       properties: {
-        ok: { const: true },
+        ok: { type: 'boolean', const: true },
         command: { type: 'string', enum: [...COMMANDS] },
         path: { type: 'string' },
         new_path: { type: 'string' },

@@ -104,9 +104,6 @@ const GROUP_ROWS: readonly (readonly GroupId[])[] = [
   ['orchestration', 'schedule', 'goal'], ['mcp', 'other'], ['plugin-dev'],
 ];
 
-/** CP-05: the built-in ids, in order. */
-export const BUILTIN_IDS = ['full', 'lean', 'minimal'] as const;
-
 /** CP-05: fresh copies of the three built-in profiles, exactly the seed's table. */
 export function builtinProfiles(): Profile[] {
   return [

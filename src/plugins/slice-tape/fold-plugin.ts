@@ -5,7 +5,6 @@
 import type { PreStepDecision, PreStepEvent } from '../../host/agent.js';
 import type { Context } from '../../host/cordis.js';
 import { HostEvent, HostService } from '../../host/names.js';
-import { hostRuntime } from '../../host/runtime.js';
 import { ConfigIssue, resolveFold, section, standardSchema, type FoldConfig } from './config.js';
 import { applyFolds, planFolds } from './fold.js';
 import { engineText } from './text.js';
@@ -33,7 +32,7 @@ export function apply(ctx: Context, config: FoldPluginConfig): void {
   ctx.effect(() => tools.register(expandResultTool(ctx)));
   ctx.on(HostEvent.agentPreStep, async (event: PreStepEvent, next: () => Promise<PreStepDecision>): Promise<PreStepDecision> => {
     const decision = await next();
-    if (decision.kind === 'enter') applyFolds(event.agent.session, planFolds(event.agent.session, config, engineText, () => hostRuntime(ctx).newId()));
+    if (decision.kind === 'enter') applyFolds(event.agent.session, planFolds(event.agent.session, config, engineText));
     return decision;
   });
 }

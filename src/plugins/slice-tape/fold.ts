@@ -14,8 +14,6 @@ import { excerpt } from './render.js';
 import { RECALL_TOOLS } from './search.js';
 import type { TextOps } from './text.js';
 
-/** `meta.kind` of our fold replacements, so later passes can tell them from other plugins' rewrites. */
-export const FOLD_META_KIND = 'slice-tape:fold';
 /** Code points of the original a condensed view keeps before and after the cut. */
 export const FOLD_HEAD = 1200;
 export const FOLD_TAIL = 600;
@@ -23,7 +21,7 @@ export const FOLD_TAIL = 600;
 /** One planned fold: the original result and the data of its replacement. */
 export interface PlannedFold {
   readonly seq: number;
-  readonly data: ToolResultData & { readonly meta: { readonly kind: string; readonly seq: number } };
+  readonly data: ToolResultData;
 }
 
 /** The first line of a condensed view: where it was and the exact call that returns it in full. */
@@ -84,7 +82,7 @@ function backedOff(ledger: Ledger, folded: ReadonlySet<number>, after: number): 
  * not pinned (`step <= pinSteps` and fewer than `pinMaxChars` code points), not from a recall tool
  * (retrieved originals are never folded again), and not of a backed-off resource.
  */
-export function planFolds(session: Session, fold: FoldConfig, ops: TextOps, newId: () => string): PlannedFold[] {
+export function planFolds(session: Session, fold: FoldConfig, ops: TextOps): PlannedFold[] {
   if (!fold.enabled || fold.spillPreviewMinBytes === 0) return [];
   const events = session.events;
   let lastRequest = -1;
@@ -93,7 +91,9 @@ export function planFolds(session: Session, fold: FoldConfig, ops: TextOps, newI
   if (fresh.length === 0) return [];
   const ledger = new Ledger(events);
   const folded = new Set<number>();
-  for (const e of events) if (e.type === SessionEventType.toolResult && (e.data as { meta?: { kind?: unknown } }).meta?.kind === FOLD_META_KIND) folded.add(e.sourceEventSeqs?.[0] ?? -1);
+  // A rewrite keeps every field of the original but its content (DSH allows nothing else), so a fold is
+  // known by its shape: a tool/result replacing one original tool/result.
+  for (const e of events) if (e.type === SessionEventType.toolResult && !isOriginal(e)) folded.add(e.sourceEventSeqs?.[0] ?? -1);
   const off = backedOff(ledger, folded, fold.backoffAfterExpansions);
   const plans: PlannedFold[] = [];
   for (const seq of fresh) {
@@ -114,15 +114,16 @@ export function planFolds(session: Session, fold: FoldConfig, ops: TextOps, newI
       return { ...block, content: [{ type: 'text', text: view }, ...block.content.filter((b) => b.type !== 'text')] };
     });
     if (!changed) continue;
-    plans.push({ seq, data: { turn: data.turn, step: data.step, message: { ...data.message, id: newId(), content } as ToolResultData['message'], meta: { kind: FOLD_META_KIND, seq } } });
+    plans.push({ seq, data: { ...data, message: { ...data.message, content } as ToolResultData['message'] } });
   }
   return plans;
 }
 
-/** Appends each fold as a `tool/result` replacing its original node in place. */
+/**
+ * Appends each fold as a `tool/result` replacing its original node in place (start = end = its
+ * seq): the same message id, turn, step and meta, only the result's content condensed (contract
+ * correction 3).
+ */
 export function applyFolds(session: Session, plans: readonly PlannedFold[]): SessionEvent[] {
-  return plans.map((plan) => {
-    const at = session.surface.nodes.indexOf(plan.seq);
-    return session.append(SessionEventType.toolResult, plan.data, { surfaceOp: { op: 'replace', start: at, end: at + 1 }, sourceEventSeqs: [plan.seq] });
-  });
+  return plans.map((plan) => session.append(SessionEventType.toolResult, plan.data, { surfaceOp: { op: 'replace', start: plan.seq, end: plan.seq }, sourceEventSeqs: [plan.seq] }));
 }

@@ -56,7 +56,7 @@ export function apply(ctx: Context, config: SliceTapeConfig): void {
       applySeal(session, plan, (text) => createUserMessage(ctx, text, { kind: SourceKind.plugin, plugin: HISTORY_PLUGIN }));
     }
     // Every step: results the coming request would carry for the first time may be folded (ST-11).
-    applyFolds(session, planFolds(session, config.fold, ops, () => hostRuntime(ctx).newId()));
+    applyFolds(session, planFolds(session, config.fold, ops));
     return decision;
   });
 }

@@ -199,14 +199,12 @@ function collectItems(run: readonly Node[], ledger: Ledger, history: ReadHistory
 }
 
 /**
- * Appends each planned entry as a frozen `user/message` that replaces its nodes at their current
- * surface position (`sourceEventSeqs` lists them). Positions are looked up per entry, since each
- * replacement shortens the surface before the next.
+ * Appends each planned entry as a frozen `user/message` that replaces its nodes in place: the
+ * replacement names the run by the seqs of its first and last node, both included, and lists every
+ * node in `sourceEventSeqs` (DSH's surface rules, contract corrections 2).
  */
 export function applySeal(session: Session, plan: readonly PlannedEntry[], newMessage: (text: string) => UserMessage): void {
   for (const entry of plan) {
-    const start = session.surface.nodes.indexOf(entry.seqs[0]!);
-    const end = session.surface.nodes.indexOf(entry.seqs.at(-1)!) + 1;
-    session.append(SessionEventType.userMessage, newMessage(entry.text), { surfaceOp: { op: 'replace', start, end }, sourceEventSeqs: entry.seqs });
+    session.append(SessionEventType.userMessage, newMessage(entry.text), { surfaceOp: { op: 'replace', start: entry.seqs[0]!, end: entry.seqs.at(-1)! }, sourceEventSeqs: entry.seqs });
   }
 }

@@ -16,7 +16,6 @@ export const REFRESH_FAILED = 'workspace instruction refresh failed: %o';
 interface Batch {
   readonly agent: Agent;
   readonly paths: string[];
-  readonly signals: AbortSignal[];
 }
 
 /** Collects touches and runs projections for one plugin instance. */
@@ -33,6 +32,8 @@ export class Touches {
     private readonly composer: Composer,
     /** Aborts when the plugin unloads. */
     private readonly lifetime: AbortSignal,
+    /** Agents whose own preset mounts DSH's loader (presets.ts): their touches are not ours. */
+    private readonly asideFor: (agent: Agent) => boolean = () => false,
   ) {}
 
   /** `tools/result`: records a touch, stashing nested ones until the outermost result. */
@@ -45,15 +46,14 @@ export class Touches {
     if (exec.parent !== undefined) {
       // A failed nested composite contributes nothing, not even what its own children touched.
       if (result.isError || agent === undefined || paths.length === 0) return;
-      const outer = this.#stash.get(exec.parent) ?? { agent, paths: [], signals: [] };
+      const outer = this.#stash.get(exec.parent) ?? { agent, paths: [] };
       outer.paths.push(...paths);
-      outer.signals.push(exec.signal);
       this.#stash.set(exec.parent, outer);
       return;
     }
     // The outermost result releases its stash even when it is an error (contract §7.4).
-    if (agent === undefined || paths.length === 0 || exec.signal.aborted) return;
-    const batch: Batch = { agent, paths, signals: [...(inner?.signals ?? []), exec.signal] };
+    if (agent === undefined || paths.length === 0 || exec.signal.aborted || this.asideFor(agent)) return;
+    const batch: Batch = { agent, paths };
     if (isStepOpen(agent.session)) this.#stage(batch);
     else this.#project(batch);
   }
@@ -74,16 +74,19 @@ export class Touches {
 
   #stage(batch: Batch): void {
     const staged = this.#staged.get(batch.agent.session);
-    if (staged === undefined) this.#staged.set(batch.agent.session, { agent: batch.agent, paths: [...batch.paths], signals: [...batch.signals] });
-    else {
-      staged.paths.push(...batch.paths);
-      staged.signals.push(...batch.signals);
-    }
+    if (staged === undefined) this.#staged.set(batch.agent.session, { agent: batch.agent, paths: [...batch.paths] });
+    else staged.paths.push(...batch.paths);
   }
 
+  /**
+   * Runs one projection on the agent's chain, cancelled only by the plugin's unload: the touching
+   * calls' signals are not ours to follow (DSH aborts a nested Code Mode call's signal as soon as
+   * `run_code` settles, before the outer result releases its touches; DSH's loader, too, stops
+   * only when it unloads — WC-15, WC-46).
+   */
   #project(batch: Batch): void {
     const { agent } = batch;
-    const signal = AbortSignal.any([this.lifetime, ...new Set(batch.signals)]);
+    const signal = this.lifetime;
     const run = async (): Promise<void> => {
       const pending = agent.inbox.nextStep.filter(isInstructionMessage);
       const desired = await this.composer.compose({ agent, signal, claimed: [], pending, touched: [...new Set(batch.paths)] });
@@ -91,7 +94,7 @@ export class Touches {
       syncInbox(agent, [], desired);
     };
     void this.#queue.run(agent, run).catch((error: unknown) => {
-      // Cancellation (unload, or the touching call's signal) commits nothing and is not a failure.
+      // Cancellation (unload) commits nothing and is not a failure.
       if (!signal.aborted) this.ctx.logger.warn(REFRESH_FAILED, error);
     });
   }

@@ -23,7 +23,7 @@ describe('slice-tape/fold', () => {
     await host.run('q2', [{ text: 'ok' }]);
     const seq = host.session.events.find((e) => e.type === 'tool/result')!.seq;
     const sent = host.requests[1]!.messages.find((m) => m.source.kind === 'tool')!.content[0];
-    expect(sent).toEqual({ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: `[condensed tool result · turn 1 step 1 call 1 · 3000 chars · full text: expand_result({"seq":${seq},"formatVersion":3})]\n${'x'.repeat(1200)}…[+1200 chars]…${'x'.repeat(600)}` }] });
+    expect(sent).toEqual({ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: `[condensed tool result · turn 1 step 1 call 1 · 3000 chars · full text: expand_result({"seq":${seq},"formatVersion":3})]\n${'x'.repeat(1200)}…[+1200 chars]…${'x'.repeat(600)}` }], isError: false });
     expect(await callTool(host, 'expand_result', { seq, formatVersion: 3 })).toEqual({ isError: false, text: big });
     expect(host.ctx.tools!.get('recall_turn')).toBeUndefined();
     expect(host.session.deriveMessages().map((m) => m.source.kind)).toEqual(['user', 'model', 'tool', 'model', 'user', 'model']);
@@ -32,6 +32,6 @@ describe('slice-tape/fold', () => {
   it('ST-02 mounted beside the tape, the second expand_result fails at load with the registry\'s error', () => {
     const host = createTestHost();
     host.use(tape as unknown as PluginModule, {});
-    expect(() => host.use(fold as unknown as PluginModule, {})).toThrow(new Error('tool "expand_result" is already registered'));
+    expect(() => host.use(fold as unknown as PluginModule, {})).toThrow(new Error(`tool "expand_result" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`));
   });
 });

@@ -11,7 +11,8 @@ const bytes = (s: string) => Buffer.byteLength(s);
 const files = { '/repo/big.txt': BIG, '/repo/small.txt': 'small', '/repo/b2.txt': BIG };
 const read = (path: string, id?: string) => ({ name: 'read', ...(id ? { id } : {}), input: { file_path: path } });
 const resultSeq = (host: TestHost, callId: string) => host.session.events.find((e) => e.type === 'tool/result' && (e.data as { message: { source: { callId: string } } }).message.source.callId === callId)!.seq;
-const folds = (host: TestHost) => host.session.events.filter((e) => e.type === 'tool/result' && (e.data as { meta?: { kind?: string } }).meta?.kind === 'slice-tape:fold');
+/** Our folds: tool results rewritten in place (a replacement of one original tool/result). */
+const folds = (host: TestHost) => host.session.events.filter((e) => e.type === 'tool/result' && e.surfaceOp !== 'append');
 /** The tool-result text the model was sent in request `i`. */
 const sentResults = (host: TestHost, i: number) => host.requests[i]!.messages.filter((m) => m.source.kind === 'tool').map((m) => surfaceText(m.content));
 const surfaceText = (content: readonly { type: string; content?: readonly { type: string; text?: string }[] }[]) => content.flatMap((b) => b.content ?? []).map((b) => b.text ?? '').join('');

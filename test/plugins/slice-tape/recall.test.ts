@@ -174,8 +174,10 @@ describe('expand_result', () => {
     const s = host.session;
     await host.run('again', [{ tools: [{ name: 'read', id: 'c9', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
     const original = s.events.find((e) => e.type === 'tool/result' && (e.data as { message: { source: { callId: string } } }).message.source.callId === 'c9')!.seq;
-    const at = s.surface.nodes.indexOf(original);
-    const fold = s.append('tool/result', { turn: 3, step: 1, message: { id: 'fold-1', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c9', content: [{ type: 'text', text: `[folded · expand_result({"seq":${original},"formatVersion":3})]` }] }], source: { kind: 'tool', callId: 'c9' } } }, { surfaceOp: { op: 'replace', start: at, end: at + 1 }, sourceEventSeqs: [original] });
+    // A rewrite keeps everything but the result's content (contract correction 3).
+    const data = s.events[original]!.data as { message: { content: [Record<string, unknown>] } };
+    const folded = { ...data, message: { ...data.message, content: [{ ...data.message.content[0], content: [{ type: 'text', text: `[folded · expand_result({"seq":${original},"formatVersion":3})]` }] }] } };
+    const fold = s.append('tool/result', folded, { surfaceOp: { op: 'replace', start: original, end: original }, sourceEventSeqs: [original] });
     expect(await callTool(host, 'expand_result', { seq: fold.seq, formatVersion: 3 })).toEqual(ok('one\ntwo'));
   });
 
@@ -283,8 +285,8 @@ describe('registration', () => {
         ctx.tools!.register({ name: 'expand_result', description: 'x', parameters: { type: 'object' }, output: { schema: { type: 'string' }, render: () => [] }, execute: async () => '' });
       },
     };
-    expect(() => host.use(fold)).toThrow(new Error('tool "expand_result" is already registered'));
-    expect(() => host.use(tape as unknown as PluginModule, {})).toThrow(new Error('tool "recall_turn" is already registered'));
+    expect(() => host.use(fold)).toThrow(new Error(`tool "expand_result" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`));
+    expect(() => host.use(tape as unknown as PluginModule, {})).toThrow(new Error(`tool "recall_turn" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`));
   });
 
   it('ST-36 every recall tool tells the model that absence is unknown, not false, and to recall before denying', () => {

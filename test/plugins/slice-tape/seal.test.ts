@@ -25,7 +25,7 @@ describe('trigger and placement', () => {
       source: { kind: 'plugin', plugin: 'slice:history' },
     });
     // Turn 1's user message is pinned (pinFirstTurn); the rest of turn 1 is replaced at its position.
-    expect(entry!.surfaceOp).toEqual({ op: 'replace', start: 1, end: 4 });
+    expect(entry!.surfaceOp).toEqual({ op: 'replace', start: 5, end: 10 });
     expect(entry!.sourceEventSeqs).toEqual([5, 7, 10]);
     expect(surfaceTexts(host)).toEqual(['What is a?', text((entry!.data as UserMessage).content), 'Thanks', 'You are welcome.']);
     // The raw events stay in the log.
@@ -201,7 +201,7 @@ describe('legacy entries', () => {
     const host = tapeHost({ history: { pinFirstTurn: false } });
     await host.run('one', [{ text: 'r1' }]);
     const nodes = host.session.surface.nodes;
-    host.session.append('user/message', { id: 'legacy-1', role: 'user', content: [{ type: 'text', text: legacy }], source: { kind: 'plugin', plugin: 'slice-agent-loop' } }, { surfaceOp: { op: 'replace', start: 1, end: 2 }, sourceEventSeqs: [nodes[1]!] });
+    host.session.append('user/message', { content: [{ type: 'text', text: legacy }], source: { kind: 'plugin', plugin: 'slice-agent-loop' }, role: 'user', id: 'legacy-1' }, { surfaceOp: { op: 'replace', start: nodes[1]!, end: nodes[1]! }, sourceEventSeqs: [nodes[1]!] });
     await host.run('two', [{ text: 'r2' }]);
     await host.run('three', [{ text: 'r3' }]);
     expect(surfaceTexts(host)).toEqual(['one', legacy, [header(2, 2, 1), '[turn 2]', 'two', reply(2, 'r2')].join('\n'), 'three', 'r3']);

@@ -1,0 +1,132 @@
+// The two paths `dsh-context bench` times for each phase: the WASM engine as the plugins use it, and
+// the plain-JavaScript path DSH's own loader takes (node:crypto, Buffer, picomatch). Both take the same
+// inputs and must give the same answers; neither reads the clock.
+
+import { createHash } from 'node:crypto';
+import picomatch from 'picomatch';
+import { compileGlobs, sha1Hex } from '../engine/index.js';
+import type { FileSystem } from '../host/index.js';
+import { readCandidate, type Probe, type Read } from '../plugins/workspace-context/files.js';
+import { INTRO, renderBlock, type ByteBudget, type RenderItem } from '../plugins/workspace-context/render.js';
+
+/** Which implementation runs. */
+export type BenchPath = 'wasm' | 'js';
+
+/** Buffer's byte count and the encode–slice–decode cut DSH's loader uses (the compose baseline). */
+export const bufferBudget: ByteBudget = {
+  utf8Length: (text) => Buffer.byteLength(text, 'utf8'),
+  truncateUtf8(text, maxBytes) {
+    let cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');
+    while (Buffer.byteLength(cut, 'utf8') > maxBytes) cut = cut.slice(0, -1);
+    return { text: cut, bytes: Buffer.byteLength(cut, 'utf8') };
+  },
+};
+
+/**
+ * DSH's bounded read (the read+digest baseline): a running `Buffer.byteLength` over the streamed
+ * chunks, then `createHash('sha1')` of the text and of its trim. A provider failure (an unreadable file,
+ * bytes that are not UTF-8) is `unavailable`, as in the engine's `readCandidate`.
+ * @param fs the fs provider
+ * @param probe a present candidate
+ * @param maxBytes the source byte limit
+ * @returns the same outcome `readCandidate` gives
+ */
+export async function readWithNodeCrypto(fs: FileSystem, probe: Extract<Probe, { kind: 'present' }>, maxBytes: number): Promise<Read> {
+  if (probe.size !== undefined && probe.size > maxBytes) return { kind: 'oversize' };
+  const parts: string[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of await fs.streamText(probe.target)) {
+      bytes += Buffer.byteLength(chunk, 'utf8');
+      if (bytes > maxBytes) return { kind: 'oversize' };
+      parts.push(chunk);
+    }
+  } catch (error) {
+    return { kind: 'unavailable', error };
+  }
+  const text = parts.join('');
+  return { kind: 'loaded', text, digest: createHash('sha1').update(text).digest('hex'), trimmedDigest: createHash('sha1').update(text.trim()).digest('hex') };
+}
+
+/** One instruction file to read: its display path and its probe. */
+export interface ReadInput {
+  readonly path: string;
+  readonly directory: string;
+  readonly probe: Extract<Probe, { kind: 'present' }>;
+}
+
+/** A read's outcome with the file it belongs to. */
+export interface ReadOutcome {
+  readonly input: ReadInput;
+  readonly read: Read;
+}
+
+/**
+ * Reads every file through one path, in order.
+ * @param path which implementation
+ * @param fs the fs provider
+ * @param inputs the files
+ * @param maxSourceBytes the per-file byte limit
+ * @returns each file's outcome
+ */
+export async function readAll(path: BenchPath, fs: FileSystem, inputs: readonly ReadInput[], maxSourceBytes: number): Promise<ReadOutcome[]> {
+  const out: ReadOutcome[] = [];
+  for (const input of inputs) {
+    out.push({ input, read: path === 'wasm' ? await readCandidate(fs, input.probe, maxSourceBytes, undefined) : await readWithNodeCrypto(fs, input.probe, maxSourceBytes) });
+  }
+  return out;
+}
+
+/**
+ * What the two reads must agree on: each file's outcome and digests.
+ * @param outcomes one path's outcomes
+ * @returns a digest of them
+ */
+export function readAnswer(outcomes: readonly ReadOutcome[]): string {
+  return sha1Hex(JSON.stringify(outcomes.map(({ input, read }) => [input.path, read.kind, read.kind === 'loaded' ? [read.digest, read.trimmedDigest] : null])));
+}
+
+/**
+ * Composes every baseline under `maxBytes` and returns the total length of the texts. Timed runs keep
+ * only sizes: holding tens of thousands of baselines at once would time the garbage collector.
+ * @param path which implementation
+ * @param chains each baseline's files
+ * @param maxBytes the message budget
+ * @returns the total length
+ */
+export function composeAll(path: BenchPath, chains: readonly (readonly RenderItem[])[], maxBytes: number): number {
+  const budget = path === 'wasm' ? undefined : bufferBudget;
+  let total = 0;
+  for (const items of chains) total += renderBlock(items, INTRO, maxBytes, budget).text.length;
+  return total;
+}
+
+/**
+ * What the two composes must agree on: the digest of every composed text.
+ * @param path which implementation
+ * @param chains each baseline's files
+ * @param maxBytes the message budget
+ * @returns a digest of the digests
+ */
+export function composeAnswer(path: BenchPath, chains: readonly (readonly RenderItem[])[], maxBytes: number): string {
+  const budget = path === 'wasm' ? undefined : bufferBudget;
+  return sha1Hex(chains.map((items) => sha1Hex(renderBlock(items, INTRO, maxBytes, budget).text)).join(''));
+}
+
+/**
+ * Every path against every glob: one compiled `GlobSet`, or picomatch compiled per glob. Compiling is included.
+ * @param path which implementation
+ * @param paths the paths
+ * @param globs the globs
+ * @returns the matching glob indices of each path
+ */
+export function matchAll(path: BenchPath, paths: readonly string[], globs: readonly string[]): number[][] {
+  if (globs.length === 0) return paths.map(() => []);
+  if (path === 'wasm') return compileGlobs(globs).matchAll(paths);
+  const matchers = globs.map((g) => picomatch(g));
+  return paths.map((p) => {
+    const hits: number[] = [];
+    for (let i = 0; i < matchers.length; i++) if (matchers[i]!(p)) hits.push(i);
+    return hits;
+  });
+}

@@ -1,0 +1,142 @@
+// The text form of a bench report, and `--compare`: a previous `--json` report read back and set
+// beside this run, phase by phase.
+
+import { readFileSync, statSync } from 'node:fs';
+import type { BenchReport } from './bench.js';
+import type { PhaseFigures, Samples } from './bench-stats.js';
+import { CliError } from './env.js';
+import { count, formatBytes, table, visible, visibleLine } from './report.js';
+
+/** Largest previous report `--compare` reads. */
+const MAX_PREVIOUS_BYTES = 64 * 1024 * 1024;
+
+/** One phase then and now. */
+export interface PhaseComparison {
+  readonly phase: string;
+  readonly ratio: { readonly before: number | null; readonly now: number | null };
+  /** Change of each path's median, as a fraction (`-0.1`: 10% faster now); `null` when either run has none. */
+  readonly jsChange: number | null;
+  readonly wasmChange: number | null;
+}
+
+/** This run beside a previous report. */
+export interface Comparison {
+  readonly file: string;
+  readonly date: string;
+  readonly node: string;
+  /** Differences in the workload that make the figures less comparable, in words. */
+  readonly differences: readonly string[];
+  readonly phases: readonly PhaseComparison[];
+}
+
+/** What `--compare` needs from a previous report. */
+type Previous = Pick<BenchReport, 'schemaVersion' | 'date' | 'node' | 'phases' | 'whole' | 'files' | 'instructionFiles' | 'globs' | 'baselines' | 'directory'> & { readonly file: string };
+
+/**
+ * Reads a previous `--json` report for `--compare`, refusing what is not one of this version.
+ * @param file the report's path
+ * @returns the report
+ */
+export function readPrevious(file: string): Previous {
+  const fail = (why: string) => new CliError(`--compare ${file}: ${why}`, 'pass a report written by `dsh-context bench --json` of this version');
+  let text: string;
+  try {
+    const size = statSync(file).size;
+    if (size > MAX_PREVIOUS_BYTES) throw fail(`it is ${size} bytes; the limit is ${MAX_PREVIOUS_BYTES}`);
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw fail((error as Error).message);
+  }
+  let value: Partial<BenchReport>;
+  try {
+    value = JSON.parse(text) as Partial<BenchReport>;
+  } catch (error) {
+    throw fail(`not JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null) throw fail('not a JSON object');
+  if (value.schemaVersion !== 2) throw fail(`schemaVersion is ${JSON.stringify(value.schemaVersion ?? null)}; this bench reads 2`);
+  if (!Array.isArray(value.phases) || typeof value.whole !== 'object' || value.whole === null) throw fail('it has no phases');
+  return { ...(value as BenchReport), file };
+}
+
+/**
+ * This run beside a previous one: per phase, the ratio then and now and how each path's median moved.
+ * @param previous the previous report
+ * @param now this run
+ * @returns the comparison
+ */
+export function compareReports(previous: Previous, now: BenchReport): Comparison {
+  const change = (before: Samples | undefined, after: Samples | undefined) => (before === undefined || after === undefined ? null : after.median / before.median - 1);
+  const byName = new Map([...previous.phases, previous.whole].map((p) => [p.phase, p]));
+  const differences: string[] = [];
+  const differ = (what: string, before: number, after: number) => {
+    if (before !== after) differences.push(`${what}: ${before.toLocaleString('en-US')} then, ${after.toLocaleString('en-US')} now`);
+  };
+  if (previous.directory !== now.directory) differences.push(`directory: ${previous.directory} then, ${now.directory} now`);
+  differ('files', previous.files?.listed ?? 0, now.files.listed);
+  differ('instruction files', previous.instructionFiles?.length ?? 0, now.instructionFiles.length);
+  differ('globs', previous.globs ?? 0, now.globs);
+  differ('baselines', previous.baselines ?? 0, now.baselines);
+  return {
+    file: previous.file, date: previous.date, node: previous.node, differences,
+    phases: [...now.phases, now.whole].map((p) => {
+      const before = byName.get(p.phase);
+      return { phase: p.phase, ratio: { before: before?.ratio ?? null, now: p.ratio }, jsChange: change(before?.js, p.js), wasmChange: change(before?.wasm, p.wasm) };
+    }),
+  };
+}
+
+/** `12.3 ms (11.9–13.0)`: the median and the range, all in the median's unit. */
+function spread(s: Samples | undefined): string {
+  if (s === undefined) return '';
+  const [scale, unit] = s.median >= 1000 ? [1000, 's'] : [1, 'ms'];
+  const digits = s.median >= 1000 || s.median < 10 ? 2 : 1;
+  const f = (v: number) => (v / scale).toFixed(digits);
+  return `${f(s.median)} ${unit} (${f(s.min)}–${f(s.max)})`;
+}
+const ratio = (r: number | null): string => (r === null ? '–' : `${r.toFixed(2)}×`);
+const percent = (f: number | null): string => (f === null ? '–' : `${f >= 0 ? '+' : '−'}${Math.abs(f * 100).toFixed(1)}%`);
+
+/** Why a phase has no figures. */
+function nothing(p: PhaseFigures): string {
+  if (p.phase === 'glob') return 'no globs: nothing to measure (bring rules with --rules-from, or globs with --glob)';
+  if (p.phase === 'read+digest') return 'no instruction files: nothing to measure';
+  return 'no baselines: nothing to measure';
+}
+
+/**
+ * The human form of a bench report (control characters in repository text escaped).
+ * @param r the report
+ * @returns the text
+ */
+export function renderBench(r: BenchReport): string {
+  const touch = r.instructionFiles.filter((f) => f.reach === 'touch').length;
+  const m = r.machine;
+  const out = [
+    `dsh-context bench: ${visibleLine(r.directory)}`,
+    `  session cwd ${r.cwd}, project root ${r.projectRoot}${r.projectRootMarker === null ? ' (no marker found)' : ` (${r.projectRootMarker})`}`,
+    `  ${count(r.files.listed, 'file')} listed by ${r.files.source === 'git' ? 'git ls-files' : 'a .gitignore-aware walk'}${r.files.excluded > 0 ? ` (${r.files.excluded.toLocaleString('en-US')} left out by --exclude)` : ''}; ${count(r.instructionFiles.length, 'instruction file')} of ${count(r.candidatesProbed, 'candidate')} probed (${(r.instructionFiles.length - touch).toLocaleString('en-US')} on the baseline chain, ${touch.toLocaleString('en-US')} below the cwd, reached by touches)`,
+    `  ${count(r.ruleFiles, 'rule file')} with ${count(r.globs, 'glob')}${r.options.rulesFrom === null ? '' : ` (rules from ${r.options.rulesFrom})`}${r.options.globs.length > 0 ? ` (${count(r.options.globs.length, 'glob')} from --glob)` : ''}; ${count(r.baselines, 'baseline')} composed`,
+  ];
+  for (const s of r.skipped) out.push(`  skipped ${s.kind} ${s.path}${s.pattern === undefined ? '' : ` glob ${JSON.stringify(s.pattern)}`}: ${s.reason}`);
+  for (const w of r.warnings) out.push(`  warning: ${w}`);
+  out.push('', ...table([
+    ['phase', 'work', 'JavaScript', 'WASM engine', 'ratio', 'per-round ratios'],
+    ...[...r.phases, r.whole].map((p) => p.ratio === null
+      ? [p.phase, count(p.items, p.unit), '–', '–', '–', nothing(p)]
+      : [p.phase, p.phase === 'whole run' ? `${count(p.items, p.unit)}, end to end` : count(p.items, p.unit), spread(p.js), spread(p.wasm), ratio(p.ratio), `${ratio(p.roundRatios!.min)}–${ratio(p.roundRatios!.max)}`]),
+  ]), '');
+  out.push(`median (min–max) of ${count(r.options.rounds, 'round')}; ratio = JavaScript median ÷ WASM median (above 1: the engine is faster)`);
+  out.push(`${r.date}, Node ${r.node} on ${m.platform} ${m.arch}, ${m.cpu}, ${count(m.cores, 'core')}, ${formatBytes(m.memoryBytes)}, load average ${m.loadAverage.join(' ')}`);
+  if (r.comparison !== undefined) {
+    const c = r.comparison;
+    out.push('', `Compared with ${c.file} (${c.date}, Node ${c.node}):`);
+    for (const d of c.differences) out.push(`  different workload: ${d}`);
+    out.push(...table([
+      ['phase', 'ratio then → now', 'JavaScript median', 'WASM median'],
+      ...c.phases.map((p) => [p.phase, `${ratio(p.ratio.before)} → ${ratio(p.ratio.now)}`, percent(p.jsChange), percent(p.wasmChange)]),
+    ]));
+  }
+  return visible(out.join('\n'));
+}

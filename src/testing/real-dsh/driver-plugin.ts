@@ -1,0 +1,130 @@
+// The plugin createDshHost mounts inside a real DSH process (by absolute path, through `--patch`) in
+// place of DSH's one-shot headless runner: it creates the session's agent exactly as the runner
+// does (`agents.create` with the default model selection installed), or resumes a persisted one
+// (`agents.resume`), then takes orders from the test over Node's IPC channel: run one turn
+// (`followup` + `whenIdle` + `sessions.flush`), report the session's events, exit. One DSH process
+// can so run many turns of one live session, and a later process can resume it, which headless
+// mode (one task per process, no resume) cannot.
+//
+// This file is copied into the DSH profile directory before DSH starts, so that its bare
+// `@deepseek-ai/*` imports resolve through the profile's own module fallback, as DSH's in-box
+// plugins do. It must therefore import nothing of this package.
+
+/** Orders the test sends (over `process.send`). */
+export type DriverOrder =
+  | { readonly op: 'turn'; readonly id: number; readonly content: readonly unknown[] }
+  | { readonly op: 'events'; readonly id: number }
+  | { readonly op: 'exit'; readonly id: number };
+
+/** What the driver sends back. `ready` comes once, after the agent is published. */
+export type DriverReport =
+  | { readonly op: 'ready'; readonly sessionId: string; readonly resumed: boolean; readonly seq: number }
+  | { readonly op: 'done'; readonly id: number; readonly value?: unknown }
+  | { readonly op: 'failed'; readonly id?: number; readonly error: string };
+
+interface DriverConfig {
+  readonly sessionId: string;
+  readonly resume: boolean;
+  readonly cwd: string;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- DSH's own objects, typed structurally at the seam. */
+type Any = any;
+
+/** Cordis plugin name. */
+export const name = 'dsh-test-driver';
+/** The services the driver needs before it can create an agent (as DSH's headless runner). */
+export const inject = ['agentDefaultModel', 'agents', 'sessions'];
+
+/** Validates the row's config synchronously (Standard Schema, as Cordis asks). */
+export const Config = {
+  '~standard': {
+    version: 1,
+    vendor: 'dsh-context-engine',
+    validate(value: unknown) {
+      const v = value as Partial<DriverConfig> | undefined;
+      if (v === undefined || typeof v.sessionId !== 'string' || typeof v.resume !== 'boolean' || typeof v.cwd !== 'string') {
+        return { issues: [{ message: 'dsh-test-driver: config needs sessionId (string), resume (boolean) and cwd (string)' }] };
+      }
+      return { value: v };
+    },
+  },
+};
+
+function send(report: DriverReport): void {
+  process.send?.(report);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/**
+ * Mounts the driver: creates or resumes the agent, then serves the test's orders until `exit`.
+ * @param ctx - the plugin's Cordis context (DSH's).
+ * @param config - the session to create or resume, and its cwd.
+ */
+export function apply(ctx: Any, config: DriverConfig): void {
+  if (typeof process.send !== 'function') {
+    throw new Error('dsh-test-driver: no IPC channel; this plugin is started by createDshHost (dsh-context-engine/testing)');
+  }
+  const exit = ctx.get('appExit') as ((code: number) => void) | undefined;
+  let handle: { agent: Any; dispose(): Promise<void> } | undefined;
+  let queue: Promise<void> = Promise.resolve();
+
+  const serve = async (order: DriverOrder): Promise<void> => {
+    const agent = handle?.agent;
+    if (agent === undefined) throw new Error('dsh-test-driver: no agent');
+    switch (order.op) {
+      case 'turn': {
+        const { createUserMessage } = (await import('@deepseek-ai/dsh-llm' as string)) as Any;
+        const from = agent.session.seq;
+        agent.followup(createUserMessage({ content: order.content, source: { kind: 'user' } }));
+        await agent.whenIdle();
+        await ctx.sessions.flush(agent.session);
+        send({ op: 'done', id: order.id, value: { from, to: agent.session.seq } });
+        return;
+      }
+      case 'events':
+        send({ op: 'done', id: order.id, value: { header: agent.session.header, events: agent.session.events, surface: agent.session.surface.nodes } });
+        return;
+      case 'exit':
+        await ctx.sessions.flush(agent.session);
+        send({ op: 'done', id: order.id });
+        exit?.(0);
+        return;
+    }
+  };
+
+  const onMessage = (order: DriverOrder): void => {
+    queue = queue.then(() => serve(order)).catch((error: unknown) => send({ op: 'failed', id: order.id, error: describe(error) }));
+  };
+  process.on('message', onMessage);
+  ctx.effect(() => () => {
+    process.off('message', onMessage);
+  });
+
+  const start = async (): Promise<void> => {
+    await ctx.get('loader')?.await();
+    const { installModelSelection } = (await import('@deepseek-ai/dsh-agent' as string)) as Any;
+    const selection = ctx.agentDefaultModel.currentSelection();
+    // A profile with an agent-preset roster (web) composes each agent from its default preset, as
+    // DSH's web app does: the id goes on the header, the preset is mounted in setup.
+    const presets = ctx.get('agentPresets');
+    const preset: string | undefined = presets === undefined ? undefined : (await presets.resolve(undefined)).id;
+    const setup = async (agentCtx: Any): Promise<void> => {
+      installModelSelection(agentCtx, { current: selection, assembled: undefined });
+      if (preset !== undefined) await presets.mount(agentCtx, preset);
+    };
+    const agentOptions = { provider: selection.provider, model: selection.model };
+    handle = config.resume
+      ? await ctx.agents.resume({ resumeSessionId: config.sessionId, agentOptions, setup })
+      : await ctx.agents.create({ sessionId: config.sessionId, meta: { cwd: config.cwd, ...(preset !== undefined ? { agentPreset: preset } : {}) }, agentOptions, setup });
+    await handle!.agent.whenIdle();
+    send({ op: 'ready', sessionId: config.sessionId, resumed: config.resume, seq: handle!.agent.session.seq });
+  };
+  start().catch((error: unknown) => {
+    send({ op: 'failed', error: describe(error) });
+    exit?.(1);
+  });
+}

@@ -1,0 +1,164 @@
+// dsh-context inspect and rules on hostile and unusual repositories (issues 18 and 19): what the
+// text shows is inert, what --json shows is exact, and every decision shown is the plugins' own.
+
+import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync, ftruncateSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createNodeFileSystem } from '../../src/fs/index.js';
+import { projectKey } from '../../src/host/index.js';
+import * as autoMemory from '../../src/plugins/auto-memory/index.js';
+import { createTestHost } from '../../src/testing/index.js';
+import { cleanUp, cli, fixture, tempDir } from '../support/cli.js';
+
+afterAll(cleanUp);
+
+// Terminal controls a hostile repository could use: clear screen, window title, OSC 52 clipboard
+// write, a C1 CSI, a bell, a carriage return that overwrites the line.
+const CLEAR = '\u001b[2J';
+const TITLE = '\u001b]0;pwned\u0007';
+const CLIPBOARD = '\u001b]52;c;ZXZpbA==\u0007';
+const C1 = '\u009b31m';
+
+/** Any C0 control but tab and newline, DEL, or C1 control. */
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+describe('issue 18 item 7: inspect and rules text escapes control characters; --json stays exact', () => {
+  const hostile = () => {
+    const dir = `pkg${TITLE}`;
+    const { repo, home } = fixture({
+      [`repo/${dir}/AGENTS.md`]: `Be careful ${CLEAR} and ${CLIPBOARD}\r over\twritten ${C1}\n`,
+      [`repo/.claude/rules/${CLEAR}style.md`]: `Style ${CLIPBOARD}\n`,
+      'repo/.claude/rules/forged\n  injected   FAKE.md': 'forged row\n',
+      'repo/.claude/rules/scoped.md': `---\npaths: "**/*.ts"\n---\nScoped ${TITLE}\n`,
+    });
+    return { repo, home, dir };
+  };
+
+  it('inspect: no raw control reaches the terminal; each is shown escaped; a newline in a name forges no row', () => {
+    const { repo, home, dir } = hostile();
+    const out = cli(['inspect', repo, '--cwd', dir, '--dsh-home', home]);
+    expect([out.code, out.stderr]).toEqual([0, '']);
+    expect(out.stdout).not.toMatch(RAW_CONTROL);
+    expect(out.stdout).toContain('session cwd   pkg\\x1b]0;pwned\\x07\n');
+    expect(out.stdout).toContain('  injected  pkg\\x1b]0;pwned\\x07/AGENTS.md');
+    expect(out.stdout).toContain('Be careful \\x1b[2J and \\x1b]52;c;ZXZpbA==\\x07\\r over\twritten \\x9b31m');
+    expect(out.stdout).toContain('now      .claude/rules/\\x1b[2Jstyle.md');
+    expect(out.stdout).toContain('.claude/rules/forged\\n  injected   FAKE.md');
+    // The table cannot be forged; the verbatim message keeps the newline, since the model gets it.
+    expect(cli(['inspect', repo, '--cwd', dir, '--dsh-home', home, '--summary']).stdout).not.toMatch(/^ {2}injected {3}FAKE\.md/m);
+    expect(out.stdout).toContain('Rule from: .claude/rules/forged\n  injected   FAKE.md\n\nforged row');
+    expect(out.stdout).toContain(`Style \\x1b]52;c;ZXZpbA==\\x07`);
+  });
+
+  it('inspect --json keeps every string exact', () => {
+    const { repo, home, dir } = hostile();
+    const report = JSON.parse(cli(['inspect', repo, '--cwd', dir, '--dsh-home', home, '--json']).stdout);
+    expect(report.cwd).toBe(dir);
+    expect(report.workspace.files.map((f: { path: string }) => f.path)).toEqual([`${dir}/AGENTS.md`]);
+    expect(report.rules.now.map((r: { path: string }) => r.path)).toEqual([`.claude/rules/${CLEAR}style.md`, '.claude/rules/forged\n  injected   FAKE.md']);
+    const instructions = report.messages.find((m: { kind: string }) => m.kind === 'agent-instructions').blocks[0];
+    expect(instructions).toContain(`Be careful ${CLEAR} and ${CLIPBOARD}\r over\twritten ${C1}\n`);
+  });
+
+  it('rules: the touched path, rule names and warnings are escaped in text and exact in --json', () => {
+    const { repo, home, dir } = hostile();
+    const touched = `${dir}/x${CLEAR}.ts`;
+    const out = cli(['rules', repo, '--dsh-home', home, '--path', touched]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).not.toMatch(RAW_CONTROL);
+    expect(out.stdout).toContain('  pkg\\x1b]0;pwned\\x07/x\\x1b[2J.ts  .claude/rules/scoped.md\n');
+    const report = JSON.parse(cli(['rules', repo, '--dsh-home', home, '--path', touched, '--json']).stdout);
+    expect(report.touches).toEqual([{ path: touched, rules: ['.claude/rules/scoped.md'] }]);
+  });
+});
+
+describe("issue 18 item 11: inspect shows MEMORY.md through auto-memory's own bounded read", () => {
+  /** A fixture whose project has `MEMORY.md` written by `write` in its memory directory. */
+  const withIndex = (write: (file: string) => void) => {
+    const { repo, home } = fixture({ 'repo/AGENTS.md': 'x\n' });
+    const memdir = join(home, 'auto-memory', projectKey(repo));
+    mkdirSync(memdir, { recursive: true });
+    write(join(memdir, 'MEMORY.md'));
+    return { repo, home };
+  };
+  /** The index message auto-memory itself injects at the first step there, if any. */
+  const injected = async (repo: string, home: string) => {
+    const host = createTestHost({ cwd: repo, fs: createNodeFileSystem(), homedir: '/nonexistent-home', env: { DSH_HOME: home } });
+    host.use(autoMemory, {});
+    await host.run('hi', [{ text: 'ok' }]);
+    host.dispose();
+    return host.requests[0]!.messages.find((m) => (m.source as { channel?: string }).channel === 'index');
+  };
+
+  it('more lines than maxIndexLines: the report counts what is injected, not the file', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `- [m${i}](m${i}.md) — memory ${i}`);
+    const { repo, home } = withIndex((file) => writeFileSync(file, `${lines.join('\n')}\n`));
+    const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
+    const message = await injected(repo, home);
+    expect(message).toBeDefined();
+    const shown = report.messages.find((m: { kind: string }) => m.kind === 'auto-memory/index').blocks[0];
+    expect(shown).toBe((message!.content[0] as { text: string }).text);
+    expect(report.memory).toMatchObject({ status: 'truncated', lines: 200, truncated: true, size: Buffer.byteLength(`${lines.join('\n')}\n`) });
+    const text = cli(['inspect', repo, '--dsh-home', home, '--summary']).stdout;
+    expect(text).toMatch(/MEMORY\.md: 9\.3 KiB; injected truncated to fit 200 lines \/ 25,600 bytes: 200 lines, 6\.1 KiB\n/);
+  });
+
+  it('a symbolic link is refused, as the plugin refuses it (nothing injected), not "injected whole"', async () => {
+    const { repo, home } = withIndex((file) => {
+      writeFileSync(`${file}.real`, '- [a](a.md) — a\n');
+      symlinkSync(`${file}.real`, file);
+    });
+    const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
+    expect(await injected(repo, home)).toBeUndefined();
+    expect(report.memory).toMatchObject({ status: 'refused', reason: '/memories/MEMORY.md is a symbolic link; memory storage never follows links', lines: 0 });
+    expect(report.messages.map((m: { kind: string }) => m.kind)).not.toContain('auto-memory/index');
+  });
+
+  it('bytes that are not UTF-8 are not injected, and the report says so', async () => {
+    const { repo, home } = withIndex((file) => writeFileSync(file, Buffer.from([0x2d, 0x20, 0xff, 0xfe, 0x0a])));
+    const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
+    expect(await injected(repo, home)).toBeUndefined();
+    expect(report.memory).toMatchObject({ status: 'undecodable', lines: 0 });
+    expect(report.memory.reason).toMatch(/MEMORY\.md/);
+  });
+
+  it('a 600 MiB index (sparse) is read as a prefix and injected truncated, not reported as missing', async () => {
+    const head = Array.from({ length: 2000 }, (_, i) => `- [m${i}](m${i}.md) — memory ${i}`).join('\n');
+    const { repo, home } = withIndex((file) => {
+      const fd = openSync(file, 'w');
+      writeSync(fd, head);
+      ftruncateSync(fd, 600 * 1024 * 1024);
+      closeSync(fd);
+    });
+    const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
+    expect(report.memory).toMatchObject({ status: 'truncated', size: 600 * 1024 * 1024, lines: 200, truncated: true });
+    const message = await injected(repo, home);
+    expect(report.messages.find((m: { kind: string }) => m.kind === 'auto-memory/index').blocks[0]).toBe((message!.content[0] as { text: string }).text);
+  });
+});
+
+describe('issue 19: inspect explains what it finds', () => {
+  it('names where a symlinked instruction file leads, and @-imports DSH injects as written', () => {
+    const { repo, home } = fixture({
+      'repo/CONTRIBUTING.md': 'How to contribute.\n@docs/style.md\n  @AGENTS.md and more\nmail me@example.com\n',
+      'repo/docs/style.md': 'style\n',
+    });
+    symlinkSync('CONTRIBUTING.md', join(repo, 'CLAUDE.md'));
+    const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
+    expect(report.workspace.files).toEqual([{ path: 'CLAUDE.md', status: 'injected', bytes: 76, sha1: expect.any(String), target: 'CONTRIBUTING.md', imports: ['@docs/style.md', '@AGENTS.md'] }]);
+    const text = cli(['inspect', repo, '--dsh-home', home, '--summary']).stdout;
+    expect(text).toContain('  injected  CLAUDE.md -> CONTRIBUTING.md  76 B');
+    expect(text).toContain('  @-imports are injected as written: DSH does not read the files they name (Claude Code would):\n    CLAUDE.md  @docs/style.md, @AGENTS.md\n');
+  });
+
+  it('warns when no .git is found and the session cwd becomes the project root', () => {
+    const base = tempDir('dsh-cli-noroot-');
+    writeFileSync(join(base, 'AGENTS.md'), 'x\n');
+    const warning = 'no .git found in the session cwd or above it: the session cwd is the project root (project rules and the instruction chain start there)';
+    const report = JSON.parse(cli(['inspect', base, '--dsh-home', join(base, 'home'), '--json']).stdout);
+    expect(report.warnings).toContain(warning);
+    expect(cli(['rules', base, '--path', 'x.ts']).stdout).toContain(`warning: ${warning}`);
+    const { repo, home } = fixture({ 'repo/AGENTS.md': 'x\n' });
+    expect(JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout).warnings).toEqual([]);
+  });
+});
