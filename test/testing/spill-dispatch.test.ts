@@ -34,7 +34,7 @@ describe('tool/ptc-dispatch', () => {
     const host = createTestHost({ cwd: '/r', files: { '/r/a.txt': 'A' }, dispatchRecords: 'ptc-dispatch' });
     await host.run('go', [{ tools: [{ name: 'run_code', id: 'rc', input: { calls: [{ name: 'read', input: { file_path: 'a.txt' } }] } }] }, { text: 'ok' }]);
     const records = host.session.events.filter((e) => e.type.startsWith('tool/') && e.type.includes('dispatch')).map((e) => [e.type, e.data]);
-    expect(records).toEqual([['tool/ptc-dispatch', { turn: 1, step: 1, rootCallId: 'rc', callId: 'rc.1', name: 'read', arguments: '{"file_path":"a.txt"}', isError: false, content: [{ type: 'text', text: 'A' }] }]]);
+    expect(records).toEqual([['tool/ptc-dispatch', { turn: 1, step: 1, rootCallId: 'rc', callId: 'rc:code:1', name: 'read', arguments: '{"file_path":"a.txt"}', isError: false, content: [{ type: 'text', text: 'A' }] }]]);
   });
 });
 
