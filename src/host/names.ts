@@ -113,6 +113,15 @@ export const SourceKind = { user: 'user', plugin: 'plugin', model: 'model', tool
 
 /** The `plugin` of a compaction summary's source `{ kind: 'plugin', plugin: 'compact', compactionId }`. */
 export const COMPACTION_PLUGIN = 'compact';
+/**
+ * How DSH's compaction backend (`dsh-compaction-basic`) frames a summary in its checkpoint message:
+ * three text blocks, `<preamble>\n\n<compacted-summary>`, the summary, `</compacted-summary>`.
+ */
+export const CompactionFrame = {
+  preamble: 'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. Treat the captured context as established background and build on it without restating it. Continue the task directly from the messages that follow, without acknowledging this checkpoint.',
+  open: '<compacted-summary>',
+  close: '</compacted-summary>',
+} as const;
 
 /** The runtime-context snapshot's plugin name and intro (contract §6 step 2c). */
 export const RUNTIME_CONTEXT_PLUGIN = '@deepseek-ai/dsh-system-prompt';
