@@ -224,6 +224,16 @@ export class DshHost {
     return this.#scripted({ op: 'compact', id: ++this.#orders }, script);
   }
 
+  /**
+   * What DSH's plugins logged in the running process so far, every level (DSH itself shows none of
+   * a plugin's warnings in a headless run).
+   * @returns one entry per line logged: level (`error`, `info`, `warn`, `debug`), logger name, text.
+   */
+  async logs(): Promise<{ level: string; name: string; text: string }[]> {
+    const process = await this.#start();
+    return (await process.order({ op: 'logs', id: ++this.#orders }, this.#timeout)) as { level: string; name: string; text: string }[];
+  }
+
   /** Sends an order that makes model requests answered from `script`; fails on model errors or unused answers. */
   async #scripted(order: DriverOrder, script: readonly ChatScript[]): Promise<DshTurn> {
     const process = await this.#start();
