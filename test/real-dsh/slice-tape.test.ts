@@ -165,6 +165,8 @@ describe('slice-tape in a long real-DSH session', () => {
     await turn('recall', [(r) => {
       // The locator on turn 1's tape tool line, as the model sees it.
       turn1Locator = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.includes('\n[turn 1]\n'))!.content!.split('\n').at(-1)!);
+      // Turn 3's expand_result, whose logged result DSH spilled (its tape tool line).
+      const spilled = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.includes('\n[turn 3]\n'))!.content!.split('\n').find((l) => l.startsWith('[tool turn 3 step 2 '))!);
       return {
         tools: [
           { name: 'recall_turn', id: 't1', input: { turn: '1', view: 'dialogue' } },
@@ -175,6 +177,7 @@ describe('slice-tape in a long real-DSH session', () => {
           { name: 'expand_result', id: 'x5o', input: { turn: 1, step: 1 } },
           { name: 'expand_result', id: 'x5n', input: { seq: turn1Locator.seq } },
           { name: 'expand_result', id: 'x5z', input: { seq: turn1Locator.seq, formatVersion: 0 } },
+          { name: 'expand_result', id: 'x5s', input: spilled },
         ],
       };
     }, { text: 'recalled' }]);
@@ -251,6 +254,9 @@ describe('slice-tape in a long real-DSH session', () => {
     expect(resultOf(events, 'x5o').text).toBe(r1.text);
     // ST-32: a numeric seq without formatVersion 3 is refused before any lookup, rc.8's header version 0 too.
     for (const id of ['x5n', 'x5z']) expect(resultOf(events, id).text).toBe('Error: expand_result: numeric seq requires formatVersion 3 from a fresh locator');
+    // ST-31: rc.8's spill store has no read service, so a result DSH spilled is named, not passed off as whole.
+    const [, omitted] = /\(Omitted (\d+) bytes\./.exec(x3!.text)!;
+    expect(resultOf(events, 'x5s').text).toBe(`Error: expand_result: the full text of seq ${x3!.seq} block 1 (${omitted} bytes beyond the logged preview) is stored at ${spillFile(x3!.text)}, and no spill store is available; read that path with the file tools instead`);
     // ST-14: after sealing, /compact and a resume, turn 1's locator, expanded from code, still returns the original.
     expect(c6!.text).toBe(r1.text);
 
