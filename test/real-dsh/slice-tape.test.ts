@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompactionFrame, type ContentBlock, type SessionEvent, type UserMessage } from '../../src/host/index.js';
-import type { ChatMessage, ChatRequest, ChatScript, DshHost } from '../../src/testing/index.js';
+import type { ChatRequest, ChatScript, DshHost } from '../../src/testing/index.js';
 import { header, reply, sha, toolLine } from '../plugins/slice-tape/support.js';
 import { added, baselineText, frame, section } from '../support/workspace-context.js';
 import { dshHost, stderrOf } from './support.js';
