@@ -82,7 +82,11 @@ export const HostService = {
   fs: 'fs',
   tools: 'tools',
   systemPrompt: 'systemPrompt',
-  /** The spill store holding the full text of results the host logged as a preview (see spill.ts). */
+  /**
+   * A spill store plugins can read back (see spill.ts): the full text of results the host logged as a
+   * preview. NOT a DSH rc.8 service: rc.8's `spillStore` only saves (`saveText`), so there slice-tape
+   * names the spill file instead of restoring it; the simulated host provides this with its `spill` option.
+   */
   spill: 'spill',
   /** The model runtime: capabilities (`resolveModelInfo`) and model calls (`stream`), see model.ts. */
   llm: 'llm',

@@ -58,7 +58,7 @@ export interface TestHostOptions {
   readonly chunkSize?: number;
   /** How Code Mode logs nested calls; default rc.8's `code-dispatch` pair, `ptc-dispatch` for session format 3. */
   readonly dispatchRecords?: 'code-dispatch' | 'ptc-dispatch';
-  /** Spill large tool results: log a preview with DSH's notice and keep the text in `host.spillStore`. */
+  /** Spill large tool results but a `read`'s (as DSH's spill policy): log a preview with DSH's notice and keep the text in `host.spillStore`. */
   readonly spill?: SpillOptions;
   /**
    * Provide `ctx.llm` knowing these routes (`'<provider>/<model>'` → declared effort ids, or
@@ -268,7 +268,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
     const spill = this.#spill;
     const turns = drive({
       model: this.model, requests: this.requests, maxStepsPerTurn: this.#maxSteps, newId: (p) => this.newId(p),
-      ...(spill !== undefined ? { spill: (callId: string, content: readonly ContentBlock[]) => spillContent(spill, this.spillStore, this.#session.id, callId, content) } : {}),
+      ...(spill !== undefined ? { spill: (callId: string, name: string, content: readonly ContentBlock[]) => spillContent(spill, this.spillStore, this.#session.id, callId, name, content) } : {}),
     }, agent);
     agent.idle = turns.then(() => undefined, () => undefined);
     try {
