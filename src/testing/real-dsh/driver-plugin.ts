@@ -107,7 +107,7 @@ export function apply(ctx: Any, config: DriverConfig): void {
         send({ op: 'done', id: order.id, value: logs });
         return;
       case 'events':
-        send({ op: 'done', id: order.id, value: { header: agent.session.header, events: agent.session.events } });
+        send({ op: 'done', id: order.id, value: { header: agent.session.header, events: agent.session.events, surface: agent.session.surface.nodes } });
         return;
       case 'exit':
         await ctx.sessions.flush(agent.session);
@@ -129,13 +129,18 @@ export function apply(ctx: Any, config: DriverConfig): void {
     await ctx.get('loader')?.await();
     const { installModelSelection } = (await import('@deepseek-ai/dsh-agent' as string)) as Any;
     const selection = ctx.agentDefaultModel.currentSelection();
-    const setup = (agentCtx: Any): void => {
+    // A profile with an agent-preset roster (web) composes each agent from its default preset, as
+    // DSH's web app does: the id goes on the header, the preset is mounted in setup.
+    const presets = ctx.get('agentPresets');
+    const preset: string | undefined = presets === undefined ? undefined : (await presets.resolve(undefined)).id;
+    const setup = async (agentCtx: Any): Promise<void> => {
       installModelSelection(agentCtx, { current: selection, assembled: undefined });
+      if (preset !== undefined) await presets.mount(agentCtx, preset);
     };
     const agentOptions = { provider: selection.provider, model: selection.model };
     handle = config.resume
       ? await ctx.agents.resume({ resumeSessionId: config.sessionId, agentOptions, setup })
-      : await ctx.agents.create({ sessionId: config.sessionId, meta: { cwd: config.cwd }, agentOptions, setup });
+      : await ctx.agents.create({ sessionId: config.sessionId, meta: { cwd: config.cwd, ...(preset !== undefined ? { agentPreset: preset } : {}) }, agentOptions, setup });
     await handle!.agent.whenIdle();
     send({ op: 'ready', sessionId: config.sessionId, resumed: config.resume, seq: handle!.agent.session.seq });
   };
