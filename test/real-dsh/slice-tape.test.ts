@@ -73,6 +73,21 @@ describe('ST-10 the reasoning-effort default in real DSH', () => {
   });
 });
 
+describe('slice-tape’s tools and step cap in real DSH', () => {
+  it('ST-03 ST-09 the four recall tools reach the model; after maxStepsPerTurn steps no further step is dispatched: the turn ends blocked, with one warning, and the next turn runs', async () => {
+    const host = dshHost({ files: { 'a.ts': 'a\n' } }).use('slice-tape', { maxStepsPerTurn: 2 });
+    const read = { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] };
+    await host.run('loop', [read, read]);
+    await host.run('next', [{ text: 'ok' }]);
+    expect(host.requests[0]!.tools!.map((t) => t.function.name).filter((n) => /^(recall_|expand_result)/.test(n))).toEqual(['expand_result', 'recall_search', 'recall_step', 'recall_turn']);
+    const { events } = await host.session();
+    expect(events.filter((e) => e.type === 'turn/end').map((e) => e.data)).toEqual([{ turn: 1, reason: { kind: 'blocked' } }, { turn: 2, reason: { kind: 'completed' } }]);
+    expect(events.filter((e) => e.type === 'step/start').map((e) => e.data)).toEqual([{ turn: 1, step: 1 }, { turn: 1, step: 2 }, { turn: 2, step: 1 }]);
+    expect(await slice(host)).toEqual(['warn slice tape: maxStepsPerTurn=2 reached in turn 1; no further model step is dispatched']);
+    expect(stderrOf(host)).toBe('');
+  });
+});
+
 // ---- the long session ----
 
 const TAPE = '[slice tape v1 · ';
@@ -192,6 +207,8 @@ describe('slice-tape in a long real-DSH session', () => {
     expect(stderrOf(host)).toBe('');
 
     const { header: sessionHeader, events } = await host.session();
+    // Every turn completed: none ends in a surface error (the bug this suite was written for).
+    expect(events.filter((e) => e.type === 'turn/end').map((e) => (e.data as { reason: { kind: string } }).reason.kind)).toEqual(Array(7).fill('completed'));
     // rc.8's log: header version 0, nested Code Mode calls as tool/code-dispatch records, no tool/ptc-dispatch.
     expect(sessionHeader.version).toBe(0);
     expect(events.some((e) => e.type === 'tool/ptc-dispatch')).toBe(false);
@@ -334,19 +351,30 @@ describe('slice-tape with the other three plugins in real DSH', () => {
     const baseline = baselineText(section('AGENTS.md', '# Root\nUse pnpm.\n'));
     const rule = `<system-reminder>\n${RULES}\n\nRule from: .claude/rules/ts.md\n\nTS rule.\n</system-reminder>`;
     const nested = frame(added('src/AGENTS.md', 'src', '# Src\nStrict TS.\n'));
-    // context-profiles adds its environment facts to DSH's runtime snapshot once sampled, so turn 2
-    // brings a new snapshot: the live one stays raw and splits turn 2's run, the superseded one is
-    // sealed with turn 1 as a note (ST-16, ST-17).
-    const snapshots = events.filter((e) => e.type === 'user/message' && sourceOf(e).plugin === '@deepseek-ai/dsh-system-prompt');
-    expect(snapshots).toHaveLength(2);
-    const snapshot = messageText(snapshots[1]!);
+    // In rc.8 context-profiles' environment facts reach DSH's runtime snapshot only from turn 2 on
+    // (issue "context-profiles in real DSH"), so turn 2 brings a new snapshot: the live one stays raw
+    // and splits turn 2's run, the superseded one is sealed with turn 1 as a note (ST-16, ST-17).
+    // Once the facts arrive with the first snapshot, there is one snapshot and no split.
+    const snapshots = events.filter((e) => e.type === 'user/message' && sourceOf(e).plugin === '@deepseek-ai/dsh-system-prompt').map(messageText);
+    const superseded = snapshots.length === 2;
+    expect(snapshots.length).toBe(superseded ? 2 : 1);
+    const snapshot = snapshots.at(-1)!;
+    const readIndex = `[files read this turn: ${readLine('src/a.ts', r2, 1)}]`;
     expect(host.requests.at(-1)!.messages.slice(1).map((m) => m.content)).toEqual([
       'turn 1', baseline,
-      [header(1, 1, 1), '[turn 1]', '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply(1, 'one')].join('\n'),
-      [header(2, 2, 1), '[turn 2]', 'turn 2'].join('\n'),
-      snapshot,
-      [header(2, 2, 1), '[turn 2]', `[files read this turn: ${readLine('src/a.ts', r2, 1)}]`, tool(2, 1, 'read', r2)].join('\n'),
-      rule, nested,
+      ...(superseded
+        ? [
+          [header(1, 1, 1), '[turn 1]', '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply(1, 'one')].join('\n'),
+          [header(2, 2, 1), '[turn 2]', 'turn 2'].join('\n'),
+          snapshot,
+          [header(2, 2, 1), '[turn 2]', readIndex, tool(2, 1, 'read', r2)].join('\n'),
+        ]
+        : [
+          snapshot,
+          [header(1, 1, 1), '[turn 1]', reply(1, 'one')].join('\n'),
+          [header(2, 2, 1), '[turn 2]', 'turn 2', readIndex, tool(2, 1, 'read', r2)].join('\n'),
+        ]),
+      nested, rule,
       [header(2, 2, 1), '[turn 2]', reply(2, 'two')].join('\n'),
       [header(3, 3, 1), '[turn 3]', 'turn 3', reply(3, 'three')].join('\n'),
       'turn 4',
