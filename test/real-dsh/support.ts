@@ -26,6 +26,10 @@ export function realDsh(): Extract<ReturnType<typeof inject<'realDsh'>>, { dsh: 
 export function dshHost(options: Omit<DshHostOptions, 'dsh'> = {}): DshHost {
   const { dsh, tarball, pnpmStore } = realDsh();
   const host = createDshHost({ dsh, pnpmStore, packages: [tarball], ...options });
+  // DSH titles a session from the first prompt with a side request to the model whose answer lands
+  // in the log whenever it arrives, so two runs' logs differ in order by timing alone. The
+  // first-prompt fallback title stays.
+  host.patch({ id: 'session-title-llm', disabled: true });
   open.push(host);
   return host;
 }

@@ -1,11 +1,11 @@
 // The state file `$DSH_HOME/session-context-config.json` (spec CP-14, CP-31..CP-35): read once,
-// migrated, and written atomically (temporary file, fsync, rename). A file that cannot be parsed is
-// moved aside under a new name and reported; it is never overwritten, so the user's profiles survive
-// a crash, a half-written file or a bad edit.
+// migrated, and written with the project's one atomic write under its lock file (io/: temporary
+// file, fsync, rename). A file that cannot be parsed is moved aside under a new name and reported;
+// it is never overwritten, so the user's profiles survive a crash, a half-written file or a bad edit.
 
-import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../host/index.js';
+import { nodeFileOpsSync, updateFileSync, type SyncFileOps } from '../../io/index.js';
 import { defaultState, NONE, type Baseline, type Profile, type State } from './model.js';
 import { readState, StateError, validateSave } from './normalize.js';
 
@@ -15,18 +15,14 @@ export const LEGACY_FILE = 'context-profile.json';
 export const LEGACY_SUFFIX = '.migrated';
 export const CORRUPT_SUFFIX = '.corrupt';
 
-/** The synchronous file operations the store uses (node:fs by default; tests inject faults). */
-export interface StoreIo {
-  readFileSync(path: string, encoding: 'utf8'): string;
-  existsSync(path: string): boolean;
-  mkdirSync(path: string, options: { recursive: true }): unknown;
-  openSync(path: string, flags: string): number;
-  writeSync(fd: number, data: string): number;
-  fsyncSync(fd: number): void;
-  closeSync(fd: number): void;
-  renameSync(from: string, to: string): void;
-  rmSync(path: string, options: { force: true }): void;
-}
+/** The synchronous file operations the store uses: the shared port (node:fs by default; tests inject faults). */
+export type StoreIo = SyncFileOps;
+
+/**
+ * How long a save waits for another DSH process that is writing the same file. The wait blocks the
+ * thread (the store is synchronous), so it is short; the other writer holds the lock for one write.
+ */
+export const STATE_LOCK_TIMEOUT_MS = 2000;
 
 /** What a load found, for the API and the log. */
 export type LoadReport =
@@ -34,8 +30,6 @@ export type LoadReport =
   | { readonly kind: 'current' }
   | { readonly kind: 'migrated'; readonly from: string }
   | { readonly kind: 'corrupt'; readonly keptAt: string; readonly reason: string };
-
-let tempCounter = 0;
 
 /**
  * Holds the state in memory and persists every change. Single writer per home: the plugin is the
@@ -48,7 +42,7 @@ export class StateStore {
   /** Set when an unreadable file could not be moved aside: every write is refused. */
   #frozen: string | undefined;
 
-  constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFs as unknown as StoreIo) {
+  constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFileOpsSync) {
     this.path = join(home, STATE_FILE);
   }
 
@@ -70,8 +64,8 @@ export class StateStore {
     const { io } = this;
     const legacy = join(this.home, LEGACY_FILE);
     let source = this.path;
-    if (!io.existsSync(this.path)) {
-      if (!io.existsSync(legacy)) {
+    if (!this.#exists(this.path)) {
+      if (!this.#exists(legacy)) {
         this.#state = defaultState();
         return (this.#report = { kind: 'missing' });
       }
@@ -79,14 +73,14 @@ export class StateStore {
     }
     let outcome;
     try {
-      outcome = readState(JSON.parse(io.readFileSync(source, 'utf8')) as unknown);
+      outcome = readState(JSON.parse(Buffer.from(io.readPrefix(source, Number.MAX_SAFE_INTEGER).bytes).toString('utf8')) as unknown);
     } catch (error) {
       return this.#setAside(source, error);
     }
     this.#state = outcome.state;
     if (source === legacy) {
       this.#write(this.#state);
-      io.renameSync(legacy, legacy + LEGACY_SUFFIX);
+      io.rename(legacy, legacy + LEGACY_SUFFIX);
       return (this.#report = { kind: 'migrated', from: LEGACY_FILE });
     }
     if (outcome.migrated) {
@@ -99,10 +93,10 @@ export class StateStore {
   #setAside(source: string, error: unknown): LoadReport {
     const reason = error instanceof Error ? error.message : String(error);
     let keptAt = source + CORRUPT_SUFFIX;
-    for (let n = 1; this.io.existsSync(keptAt); n++) keptAt = `${source}${CORRUPT_SUFFIX}.${n}`;
+    for (let n = 1; this.#exists(keptAt); n++) keptAt = `${source}${CORRUPT_SUFFIX}.${n}`;
     this.#state = defaultState();
     try {
-      this.io.renameSync(source, keptAt);
+      this.io.rename(source, keptAt);
     } catch (renameError) {
       // The unreadable file must survive: with no copy aside, nothing may be written over it.
       this.#frozen = `${source} could not be read (${reason}) nor moved aside (${renameError instanceof Error ? renameError.message : String(renameError)})`;
@@ -113,25 +107,20 @@ export class StateStore {
     return (this.#report = { kind: 'corrupt', keptAt, reason });
   }
 
-  /** CP-31 [R]: temp file in the same directory, fsync, rename; the old file stays intact on failure. */
+  #exists(path: string): boolean {
+    return this.io.lstat(path) !== undefined;
+  }
+
+  /**
+   * CP-31 [R]: the shared atomic write (temp file in the same directory, fsync, rename; the old file
+   * stays intact on failure) under the file's lock. The whole state is written, as before: merging
+   * with what another process wrote is not done here.
+   */
   #write(state: State): void {
     if (this.#frozen !== undefined) throw new StateError(`not saving: ${this.#frozen}`, 503);
-    const { io } = this;
-    io.mkdirSync(this.home, { recursive: true });
-    const temp = `${this.path}.${process.pid}.${++tempCounter}.tmp`;
-    try {
-      const fd = io.openSync(temp, 'w');
-      try {
-        io.writeSync(fd, `${JSON.stringify(state, null, 2)}\n`);
-        io.fsyncSync(fd);
-      } finally {
-        io.closeSync(fd);
-      }
-      io.renameSync(temp, this.path);
-    } catch (error) {
-      io.rmSync(temp, { force: true });
-      throw error;
-    }
+    const bytes = new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`);
+    // Mode 0666 less the umask, as node:fs created the file before.
+    updateFileSync(this.io, this.path, () => bytes, { timeoutMs: STATE_LOCK_TIMEOUT_MS, mode: 0o666 });
   }
 
   /** Replaces the state and writes it; on a write failure the in-memory state is unchanged too. */

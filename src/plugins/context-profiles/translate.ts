@@ -5,6 +5,7 @@
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import type { ModelCompletion } from '../../host/index.js';
+import { KeyedQueue, nodeFileOps, updateFile } from '../../io/index.js';
 
 /** CP-36: the cache file under the DSH home. */
 export const TRANSLATIONS_FILE = 'session-context-config-translations.json';
@@ -15,13 +16,11 @@ export const TRANSLATE_SYSTEM = 'Translate the user text, a tool description for
 /** The outcome the API returns. */
 export type TranslateResult = { ok: true; zh: string } | { ok: false; error: string };
 
-let tempCounter = 0;
-
 /** The cache plus a queue that runs one model request at a time. */
 export class Translator {
   readonly path: string;
   #cache: Record<string, string> | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new KeyedQueue<'model'>();
 
   constructor(readonly home: string, readonly model: () => ModelCompletion | undefined) {
     this.path = join(home, TRANSLATIONS_FILE);
@@ -45,9 +44,7 @@ export class Translator {
   translate(text: string): Promise<TranslateResult> {
     const hit = this.#load()[text];
     if (hit !== undefined) return Promise.resolve({ ok: true, zh: hit });
-    const run = this.#queue.then(() => this.#translate(text));
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#queue.run('model', () => this.#translate(text));
   }
 
   async #translate(text: string): Promise<TranslateResult> {
@@ -63,10 +60,9 @@ export class Translator {
     }
     if (zh === '') return { ok: false, error: 'the model returned an empty translation' };
     cache[text] = zh;
-    nodeFs.mkdirSync(this.home, { recursive: true });
-    const temp = `${this.path}.${process.pid}.${++tempCounter}.tmp`;
-    nodeFs.writeFileSync(temp, `${JSON.stringify(cache, null, 2)}\n`);
-    nodeFs.renameSync(temp, this.path);
+    // The shared atomic write under the file's lock (mode 0666 less the umask, as before).
+    const bytes = new TextEncoder().encode(`${JSON.stringify(cache, null, 2)}\n`);
+    await updateFile(nodeFileOps, this.path, () => bytes, { mode: 0o666 });
     return { ok: true, zh };
   }
 }

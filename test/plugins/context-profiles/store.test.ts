@@ -1,15 +1,15 @@
 // The state file (CP-14, CP-31..CP-35): defaults, normalization, migrations, atomic writes and a
 // corrupt file kept aside.
 
-import * as fs from 'node:fs';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinProfiles, StateStore } from '../../../src/plugins/context-profiles/index.js';
 import { CONTEXT_SWITCHES, defaultBaseline, defaultSlot, defaultState } from '../../../src/plugins/context-profiles/model.js';
 import { StateError } from '../../../src/plugins/context-profiles/normalize.js';
 import type { StoreIo } from '../../../src/plugins/context-profiles/store.js';
+import { nodeFileOpsSync } from '../../../src/io/index.js';
 import { createTestHost } from '../../../src/testing/index.js';
 import { contextProfiles } from '../../support/context-profiles.js';
 
@@ -48,13 +48,36 @@ describe('defaults and location (CP-31)', () => {
     store.load();
     store.save({ lastUsedId: 'lean' });
     const before = readFileSync(join(dir, FILE), 'utf8');
-    const failing: StoreIo = { ...(fs as unknown as StoreIo), renameSync: () => { throw new Error('disk full'); } };
+    const failing: StoreIo = { ...nodeFileOpsSync, rename: () => { throw new Error('disk full'); } };
     const broken = new StateStore(dir, logger, failing);
     broken.load();
     expect(() => broken.save({ lastUsedId: 'minimal' })).toThrow('disk full');
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
     expect(readdirSync(dir)).toEqual([FILE]);
     expect(broken.state.lastUsedId).toBe('lean');
+  });
+});
+
+describe('the shared atomic write and lock (CP-31, issue 18 item 3)', () => {
+  it('CP-31 item 3: a save removes a temporary file a killed process left, and leaves no lock or temporary file of its own', () => {
+    const dir = home();
+    writeFileSync(join(dir, `.${FILE}.0123456789ab.tmp`), '{"half');
+    const store = new StateStore(dir, logger);
+    store.load();
+    store.save({ lastUsedId: 'lean' });
+    expect(readdirSync(dir)).toEqual([FILE]);
+    expect(read(dir).lastUsedId).toBe('lean');
+  });
+
+  it('CP-31 item 3: while another process holds the file\'s lock, a save waits, then fails naming the holder; file and memory state unchanged', () => {
+    const dir = home();
+    const store = new StateStore(dir, logger);
+    store.load();
+    store.save({ lastUsedId: 'lean' });
+    const before = readFileSync(join(dir, FILE), 'utf8');
+    writeFileSync(join(dir, `.${FILE}.lock`), JSON.stringify({ pid: process.ppid, host: hostname(), since: Date.now(), token: 'other' }));
+    expect(() => store.save({ lastUsedId: 'minimal' })).toThrow(new RegExp(`is held by process ${process.ppid} on `));
+    expect([readFileSync(join(dir, FILE), 'utf8'), store.state.lastUsedId]).toEqual([before, 'lean']);
   });
 });
 
@@ -211,7 +234,7 @@ describe('a corrupt state file (CP-31)', () => {
   it('CP-31 a corrupt file that cannot be moved aside is never written over', () => {
     const dir = home();
     writeFileSync(join(dir, FILE), 'not json');
-    const stuck: StoreIo = { ...(fs as unknown as StoreIo), renameSync: () => { throw new Error('read-only'); } };
+    const stuck: StoreIo = { ...nodeFileOpsSync, rename: () => { throw new Error('read-only'); } };
     const store = new StateStore(dir, logger, stuck);
     expect(store.load()).toMatchObject({ kind: 'corrupt', keptAt: join(dir, FILE) });
     expect(() => store.save({ lastUsedId: 'lean' })).toThrow(`not saving: ${join(dir, FILE)} could not be read (`);
