@@ -10,7 +10,7 @@
 //     session event DSH appends right after the emit — the listeners' synchronous time;
 //   - `fsCalls`: calls of the fs service from the previous step's end to this step's end (the
 //     loaders' probes and reads, before the step or in the background, and the step's own tool calls,
-//     which are the same in every configuration).
+//     which are the same in every configuration), and `fsByMethod`, the same calls per method.
 // It imports nothing: DSH loads it by path, outside any package.
 
 import { appendFileSync } from 'node:fs';
@@ -47,6 +47,7 @@ const FS_METHODS = ['resolve', 'stat', 'lstat', 'readText', 'streamText', 'readB
 export function apply(ctx: Any, config: ProbeConfig): void {
   const write = (record: object): void => appendFileSync(config.out, `${JSON.stringify(record)}\n`);
   let calls = 0;
+  let byMethod: Record<string, number> = {};
   ctx.inject(['fs'], (fsCtx: Any) => {
     const fs = fsCtx.fs;
     for (const method of FS_METHODS) {
@@ -54,6 +55,7 @@ export function apply(ctx: Any, config: ProbeConfig): void {
       if (typeof original !== 'function') continue;
       fs[method] = function counted(this: unknown, ...args: unknown[]) {
         calls++;
+        byMethod[method] = (byMethod[method] ?? 0) + 1;
         return original.apply(this, args);
       };
     }
@@ -80,8 +82,9 @@ export function apply(ctx: Any, config: ProbeConfig): void {
     const now = performance.now();
     switch (event.type) {
       case 'turn/start':
+        // Time restarts here (the gap between turns is the bench driver's), counts do not: work left
+        // over from the previous turn is charged to this turn's first step.
         mark = now;
-        base = calls;
         break;
       case 'step/start':
         open = { turn: event.data.turn, step: event.data.step, between: now - mark, preStep: pending !== undefined && pending.step === event.data.step ? pending.preStep : undefined, toolsResult: [] };
@@ -92,10 +95,11 @@ export function apply(ctx: Any, config: ProbeConfig): void {
         resultStarted = undefined;
         break;
       case 'step/end':
-        if (open !== undefined) write({ ...open, fsCalls: calls - base });
+        if (open !== undefined) write({ ...open, fsCalls: calls - base, fsByMethod: byMethod });
         open = undefined;
         mark = now;
         base = calls;
+        byMethod = {};
         break;
     }
   }, { prepend: true });
