@@ -2,6 +2,7 @@
 // and the helpers every plugin shares (framing, project root, DSH home, project key, visibility).
 export * from './names.js';
 export type * from './cordis.js';
+export { serviceIdentity } from './cordis.js';
 export type * from './agent.js';
 export type * from './session.js';
 export type * from './tools.js';

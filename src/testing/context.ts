@@ -6,7 +6,7 @@
 import type { Context, ListenerOptions, Logger } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
 import type { ModelCompletion } from '../host/http.js';
-import { HostEvent, HostService } from '../host/names.js';
+import { CORDIS_ORIGINAL_SYMBOL, HostEvent, HostService } from '../host/names.js';
 import type { SystemPrompt } from '../host/prompt.js';
 import { HOST_RUNTIME_SERVICE, type HostRuntime } from '../host/runtime.js';
 import type { LlmService } from '../host/model.js';
@@ -81,7 +81,7 @@ export class TestContext implements Context {
   get(name: string): unknown {
     switch (name) {
       case HostService.fs:
-        return this.core.fs;
+        return serviceView(this.core.fs);
       case HostService.tools:
         return this.tools;
       case HostService.systemPrompt:
@@ -102,7 +102,7 @@ export class TestContext implements Context {
   }
 
   get fs(): FileSystem | undefined {
-    return this.core.fs;
+    return serviceView(this.core.fs);
   }
 
   /** `ctx.tools`: registrations here are owned by this context's fiber and scoped to its agent, if any. */
@@ -115,6 +115,24 @@ export class TestContext implements Context {
     this.#prompt ??= promptView(this);
     return this.#prompt;
   }
+}
+
+/**
+ * What Cordis hands out for a service (contract §1.2): a new proxy at every lookup, whose methods
+ * run on the service and whose `Symbol.for('cordis.original')` answers the service itself. So a
+ * plugin that keys a cache on the looked-up value, as if lookups were `===`, misses it here as it
+ * does in DSH (`serviceIdentity` is the key that holds).
+ */
+function serviceView<T extends object>(service: T | undefined): T | undefined {
+  if (service === undefined) return undefined;
+  const original = Symbol.for(CORDIS_ORIGINAL_SYMBOL);
+  return new Proxy(service, {
+    get(target, property) {
+      if (property === original) return target;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 function toolView(ctx: TestContext): ToolRuntime {

@@ -7,7 +7,7 @@
 
 import { join, resolve as resolvePath } from 'node:path';
 import type { Agent, PreStepDecision, PreStepEvent } from '../../host/agent.js';
-import type { Context } from '../../host/cordis.js';
+import { serviceIdentity, type Context } from '../../host/cordis.js';
 import type { FileSystem } from '../../host/fs.js';
 import { createUserMessage, type UserMessage } from '../../host/message.js';
 import { HostService, InstructionSourceKind, SessionEventType, SourceKind } from '../../host/names.js';
@@ -57,7 +57,8 @@ export class Injector {
   /** Display paths of path-scoped rules activated in this process, per session. */
   readonly #active = new Map<string, Set<string>>();
   readonly #matcher = new RuleMatcher();
-  #reader: { fs: FileSystem; reader: RuleReader } | undefined;
+  /** Rule files read so far, for one provider (`serviceIdentity`: DSH hands out a new proxy at every lookup). */
+  #reader: { provider: object; reader: RuleReader } | undefined;
 
   constructor(readonly host: InjectorHost) {}
 
@@ -130,7 +131,8 @@ export class Injector {
   /** AM-34..AM-36: one message with every due rule not already present. */
   async #rulesMessage(agent: Agent, fs: FileSystem, project: Project, present: readonly Record<string, unknown>[], signal: AbortSignal): Promise<UserMessage | undefined> {
     const { config, ctx } = this.host;
-    if (this.#reader?.fs !== fs) this.#reader = { fs, reader: new RuleReader(fs, config, (m) => ctx.logger.warn('%s', m)) };
+    const provider = serviceIdentity(fs);
+    if (this.#reader?.provider !== provider) this.#reader = { provider, reader: new RuleReader(fs, config, (m) => ctx.logger.warn('%s', m)) };
     const rules = await this.#reader.reader.collect({ userRuleDirs: config.userRuleDirs, projectRuleDirs: config.projectRuleDirs, projectRoot: project.root }, signal);
     const rejectedBefore = this.#matcher.rejected;
     this.#matcher.update(rules, config);
