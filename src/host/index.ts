@@ -16,6 +16,8 @@ export { HOST_RUNTIME_SERVICE, hostRuntime } from './runtime.js';
 export type { HostRuntime } from './runtime.js';
 export { escapeReminder, frameReminder, systemReminder, REMINDER_CLOSE, REMINDER_CLOSE_ESCAPED, REMINDER_FRAME_BYTES, REMINDER_OPEN } from './framing.js';
 export { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, locateProjectRoot } from './project-root.js';
+export { observeVersion, RACY_WINDOW_MS } from './racy.js';
+export type { SeenVersion } from './racy.js';
 export { CUSTOM_HOME_DISPLAY, DEFAULT_HOME_DISPLAY, expandHome, homeDisplayPath, resolveDshHome } from './dsh-home.js';
 export type { DshHome, HomeEnvironment } from './dsh-home.js';
 export { PROJECT_KEY_SLUG_MAX, projectKey } from './project-key.js';

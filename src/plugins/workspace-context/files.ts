@@ -27,6 +27,8 @@ export interface Layout {
   readonly cwd: string;
   readonly root: string;
   readonly config: ResolvedConfig;
+  /** Candidates already built, per display directory (a session keeps this while its root stays). */
+  readonly candidates?: Map<string, readonly Candidate[]>;
 }
 
 /** The scope key of a candidate name in a display directory. */
@@ -63,9 +65,14 @@ export function candidateFor(layout: Layout, scope: string): Candidate | undefin
 }
 
 /** Every configured candidate of a display directory, in probe order (WC-11). */
-export function directoryCandidates(layout: Layout, directory: string): Candidate[] {
-  if (directory === USER_GLOBAL_DIRECTORY) return [candidateFor(layout, scopeKey(directory, USER_GLOBAL_FILE))!];
-  return layout.config.candidateNames.flatMap((name) => candidateFor(layout, scopeKey(directory, name)) ?? []);
+export function directoryCandidates(layout: Layout, directory: string): readonly Candidate[] {
+  const known = layout.candidates?.get(directory);
+  if (known !== undefined) return known;
+  const built = directory === USER_GLOBAL_DIRECTORY
+    ? [candidateFor(layout, scopeKey(directory, USER_GLOBAL_FILE))!]
+    : layout.config.candidateNames.flatMap((name) => candidateFor(layout, scopeKey(directory, name)) ?? []);
+  layout.candidates?.set(directory, built);
+  return built;
 }
 
 /** The directories from `top` down to `bottom`, inclusive and broadest first (`bottom` under `top`). */
@@ -96,9 +103,17 @@ export function touchedDirectories(layout: Layout, touchedPath: string): string[
 
 /** Orders display directories broad to specific: user-global, the root, then parents before children. */
 export function compareDirectories(a: string, b: string): number {
-  const rank = (d: string): string[] => (d === USER_GLOBAL_DIRECTORY ? [] : d === '.' ? [''] : ['', ...d.split('/')]);
-  const x = rank(a);
-  const y = rank(b);
+  return compareRanks(directoryRank(a), directoryRank(b));
+}
+
+/** `directories` sorted as `compareDirectories` orders them (each split into segments once). */
+export function sortDirectories(directories: Iterable<string>): string[] {
+  return [...directories].map((d) => ({ d, rank: directoryRank(d) })).sort((a, b) => compareRanks(a.rank, b.rank)).map((x) => x.d);
+}
+
+const directoryRank = (d: string): string[] => (d === USER_GLOBAL_DIRECTORY ? [] : d === '.' ? [''] : ['', ...d.split('/')]);
+
+function compareRanks(x: readonly string[], y: readonly string[]): number {
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
   return x.length - y.length;
 }

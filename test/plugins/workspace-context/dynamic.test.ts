@@ -154,11 +154,13 @@ describe('version cache (WC-32)', () => {
 });
 
 describe('failures (WC-14, WC-16)', () => {
-  it('WC-16 a stat that throws for a loaded scope removes nothing and freezes its directory', async () => {
+  it('WC-16 a probe that throws for a loaded scope removes nothing and freezes its directory', async () => {
     const host = mount({ ...files, '/repo/pkg/app/AGENTS.local.md': 'local' });
     await host.run('hi', calling('read', { file_path: 'pkg/app/src/main.ts' }));
     const count = loggedInstructions(host).length;
-    const undo = host.fs.fault('/repo/pkg/app/CLAUDE.md', { op: 'stat' });
+    // The provider fails on the file, whichever call asks (lstat for an unchanged directory's file, stat after resolve).
+    const faults = [host.fs.fault('/repo/pkg/app/CLAUDE.md', { op: 'lstat' }), host.fs.fault('/repo/pkg/app/CLAUDE.md', { op: 'stat' })];
+    const undo = () => faults.forEach((f) => f());
     host.fs.remove('/repo/pkg/app/AGENTS.local.md'); // a sibling change that must wait too
     await host.run('flaky', calling('read', { file_path: 'pkg/app/src/main.ts' }));
     expect(loggedInstructions(host)).toHaveLength(count);
