@@ -13,7 +13,12 @@
 // cost at a step is its `between` minus `none`'s at the same step of the same round. Before anything
 // is reported, wc's model requests must equal builtin's, byte for byte, in every round.
 //
-//   node build/bench/dsh-steps.js [--files 100000] [--turns 150] [--rounds 3] [--configs none,builtin,wc,all] [--json out.json]
+// The scripted model answers at once unless --model-ms says how long it takes (a real model takes
+// seconds per step; the costs measured exclude it, but caches that wait for time to pass see it).
+// With --cpu-prof DIR, DSH runs each configuration's first-round session under `--cpu-prof` into
+// DIR/<config>/ (`node build/bench/cpu-profile.js` sums such a profile by package).
+//
+//   node build/bench/dsh-steps.js [--files 100000] [--turns 150] [--rounds 3] [--configs none,builtin,wc,all] [--model-ms 0] [--json out.json] [--cpu-prof DIR]
 
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -111,11 +116,12 @@ interface SessionResult {
 }
 
 /** Runs the whole session once under one configuration. */
-async function session(dsh: RealDsh, tarball: string, config: ConfigName, load: Workload, out: string): Promise<SessionResult> {
+async function session(dsh: RealDsh, tarball: string, config: ConfigName, load: Workload, out: string, modelMs: number, profileDir?: string): Promise<SessionResult> {
   rmSync(out, { force: true });
   const host = createDshHost({
     dsh, workspace: load.workspace, packages: config === 'none' || config === 'builtin' ? [] : [tarball],
-    pnpmStore: join(ROOT, '.test-tools', 'pnpm-store'), timeoutMs: 600_000,
+    pnpmStore: join(ROOT, '.test-tools', 'pnpm-store'), timeoutMs: 600_000, modelLatencyMs: modelMs,
+    ...(profileDir !== undefined ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } : {}),
   });
   // DSH titles a session with a side request to the model whenever it likes; no configuration needs it.
   host.patch({ id: 'session-title-llm', disabled: true });
@@ -207,12 +213,13 @@ function parseConfigs(text: string | undefined): ConfigName[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { files: { type: 'string' }, turns: { type: 'string' }, rounds: { type: 'string' }, configs: { type: 'string' }, json: { type: 'string' } } });
+  const { values } = parseArgs({ options: { files: { type: 'string' }, turns: { type: 'string' }, rounds: { type: 'string' }, configs: { type: 'string' }, json: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'model-ms': { type: 'string' } } });
   const files = Number(values.files ?? 100_000);
   const turns = Number(values.turns ?? 150);
   const rounds = Number(values.rounds ?? 3);
+  const modelMs = Number(values['model-ms'] ?? 0);
   const configs = parseConfigs(values.configs);
-  for (const [name, value, least] of [['--files', files, 1000], ['--turns', turns, 20], ['--rounds', rounds, 1]] as const) {
+  for (const [name, value, least] of [['--files', files, 1000], ['--turns', turns, 20], ['--rounds', rounds, 1], ['--model-ms', modelMs, 0]] as const) {
     if (!Number.isInteger(value) || value < least) throw new Error(`${name} is ${value}; it must be an integer of at least ${least} (steps ${LATE[0]}–${LATE[1]} need ${LATE[1]} steps, 20 turns give 64)`);
   }
   const dsh = ensureRealDsh(join(ROOT, '.test-tools', 'real-dsh'));
@@ -229,7 +236,8 @@ async function main(): Promise<void> {
     const order = configs.map((_, i) => configs[(i + round) % configs.length]!);
     for (const config of order) {
       const t0 = Date.now();
-      results[config].push(await session(dsh, tarball, config, load, join(ROOT, '.test-tools', `dsh-steps-${config}.jsonl`)));
+      const profileDir = values['cpu-prof'] !== undefined && round === 0 ? join(values['cpu-prof'], config) : undefined;
+      results[config].push(await session(dsh, tarball, config, load, join(ROOT, '.test-tools', `dsh-steps-${config}.jsonl`), modelMs, profileDir));
       loads.push(loadavg()[0]!);
       process.stderr.write(`round ${round + 1} ${config}: ${((Date.now() - t0) / 1000).toFixed(1)} s (load ${loadavg()[0]!.toFixed(2)})\n`);
     }
@@ -254,7 +262,7 @@ async function main(): Promise<void> {
   });
   const none = results.none.map((run) => median(run.steps.map((s) => s.between)));
   const report = [
-    `real DSH 0.1.0-rc.8, ${files.toLocaleString('en-US')}-file monorepo (${load.instructionDirs} instruction directories, ${load.rules} rules), ${turns} turns / ${steps} steps per session, ${rounds} round${rounds === 1 ? '' : 's'} interleaved (order rotated per round)`,
+    `real DSH 0.1.0-rc.8, ${files.toLocaleString('en-US')}-file monorepo (${load.instructionDirs} instruction directories, ${load.rules} rules), ${turns} turns / ${steps} steps per session, ${rounds} round${rounds === 1 ? '' : 's'} interleaved (order rotated per round); the scripted model answers ${modelMs === 0 ? 'at once' : `after ${modelMs} ms`}`,
     `${started.toISOString()} → ${new Date().toISOString()}; ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Node ${process.version} (bench) / DSH on Node 22; load average (1 min) during the run ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
     `floor (none): between steps p50 ${spread(none)} ms; every figure is median over rounds (min–max); cost = between steps − none's at the same step of the same round`,
     '',
@@ -287,7 +295,7 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`${report.join('\n')}\n`);
   if (values.json !== undefined) {
-    writeFileSync(values.json, JSON.stringify({ files, turns, rounds, steps, configs, started: started.toISOString(), loads, cpu: cpus()[0]?.model, results: Object.fromEntries(configs.map((c) => [c, results[c].map((r) => r.steps)])) }, null, 1));
+    writeFileSync(values.json, JSON.stringify({ files, turns, rounds, steps, configs, modelMs, started: started.toISOString(), loads, cpu: cpus()[0]?.model, results: Object.fromEntries(configs.map((c) => [c, results[c].map((r) => r.steps)])) }, null, 1));
   }
 }
 

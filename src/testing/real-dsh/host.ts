@@ -48,6 +48,8 @@ export interface DshHostOptions {
   readonly pnpmStore?: string;
   /** Milliseconds a boot or a turn may take before the process is killed; default 60 000. */
   readonly timeoutMs?: number;
+  /** Milliseconds the scripted model waits before answering each agent step (a real model takes seconds); default 0. */
+  readonly modelLatencyMs?: number;
 }
 
 /** One row choice of `use`: a bundle row by id, or a plugin module by path. */
@@ -109,7 +111,7 @@ export class DshHost {
   /** Everything DSH printed on stdout, over all processes. */
   stdout = '';
   readonly #options: DshHostOptions;
-  readonly #model = new ScriptedChatServer();
+  readonly #model: ScriptedChatServer;
   readonly #rows = new Map<string, DshRow & { readonly name?: string }>();
   #userPatch: unknown[] = [];
   #baseUrl: string | undefined;
@@ -120,6 +122,7 @@ export class DshHost {
 
   constructor(options: DshHostOptions) {
     this.#options = options;
+    this.#model = new ScriptedChatServer({ latencyMs: options.modelLatencyMs });
     this.profile = options.profile ?? 'headless';
     this.root = mkdtempSync(join(tmpdir(), 'dsh-host-'));
     this.home = join(this.root, 'home');
