@@ -103,17 +103,9 @@ export function touchedDirectories(layout: Layout, touchedPath: string): string[
 
 /** Orders display directories broad to specific: user-global, the root, then parents before children. */
 export function compareDirectories(a: string, b: string): number {
-  return compareRanks(directoryRank(a), directoryRank(b));
-}
-
-/** `directories` sorted as `compareDirectories` orders them (each split into segments once). */
-export function sortDirectories(directories: Iterable<string>): string[] {
-  return [...directories].map((d) => ({ d, rank: directoryRank(d) })).sort((a, b) => compareRanks(a.rank, b.rank)).map((x) => x.d);
-}
-
-const directoryRank = (d: string): string[] => (d === USER_GLOBAL_DIRECTORY ? [] : d === '.' ? [''] : ['', ...d.split('/')]);
-
-function compareRanks(x: readonly string[], y: readonly string[]): number {
+  const rank = (d: string): string[] => (d === USER_GLOBAL_DIRECTORY ? [] : d === '.' ? [''] : ['', ...d.split('/')]);
+  const x = rank(a);
+  const y = rank(b);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
   return x.length - y.length;
 }

@@ -1,11 +1,11 @@
 // Reconciliation (spec WC-16, WC-32, WC-39, contract §10.5): probe a set of scopes against what the
 // model has seen and turn the differences into `set` / `replace` / `remove` transitions, one directory
-// group at a time, broad to specific. Reads happen only when a version changed; probes go through the
+// group at a time, in the order DSH's loader takes them. Reads happen only when a version changed; probes go through the
 // session's `CandidateProbes`, which asks the provider only what it cannot already answer.
 
 import { dirname } from 'node:path';
 import type { FileSystem } from '../../host/index.js';
-import { directoryCandidates, parseScope, readCandidate, sortDirectories, type Candidate, type Layout, type Probe } from './files.js';
+import { directoryCandidates, parseScope, readCandidate, type Candidate, type Layout, type Probe } from './files.js';
 import type { CandidateProbes } from './probes.js';
 import type { RenderItem } from './render.js';
 import { isActive, type Change, type VersionState } from './state.js';
@@ -42,21 +42,28 @@ const removal = (scope: string, path: string): Transition => ({
   state: undefined,
 });
 
-/** Reconciles `input.scopes`; returns the transitions in render order (broad to specific). */
+/**
+ * Reconciles `input.scopes`; returns the transitions in render order. As DSH's loader (contract
+ * §10.5), directories come in the order their first scope has in `input.scopes`, and the scopes of
+ * one directory in their own order there; so the caller's order (baseline, pending, visible,
+ * touched) is the order the model reads, and the order in which a directory's duplicates are judged.
+ */
 export async function reconcile(input: ReconcileInput): Promise<Transition[]> {
   const { fs, layout, signal, effective, versions, excluded } = input;
   const seen = input.seen ?? new Set<string>();
   const groups = new Map<string, Candidate[]>();
   for (const scope of input.scopes) {
     const parsed = parseScope(scope);
-    if (parsed === undefined || groups.has(parsed.directory)) continue;
-    // The whole configured directory, in candidate order: duplicates are judged against siblings.
-    const siblings = directoryCandidates(layout, parsed.directory).filter((c) => input.scopes.has(c.scope));
-    groups.set(parsed.directory, siblings);
+    if (parsed === undefined) continue;
+    const candidate = directoryCandidates(layout, parsed.directory).find((c) => c.scope === scope);
+    if (candidate === undefined) continue; // not a configured name here
+    const group = groups.get(parsed.directory);
+    if (group === undefined) groups.set(parsed.directory, [candidate]);
+    else group.push(candidate);
   }
-  const order = sortDirectories(groups.keys());
+  const order = [...groups.keys()];
   // Every directory's probes first, several directories at a time (they are independent and most are
-  // answered by memory); then the transitions, one directory after another, broad to specific.
+  // answered by memory); then the transitions, one directory after another.
   const found = new Map<Candidate, Probe>();
   await eachConcurrently(order, PROBE_CONCURRENCY, async (directory) => {
     const probed = groups.get(directory)!.filter((c) => !excluded.has(c.scope));

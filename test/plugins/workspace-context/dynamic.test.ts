@@ -226,14 +226,14 @@ describe('cancellation (WC-15)', () => {
 });
 
 describe('Code Mode (WC-41)', () => {
-  it('WC-41 nested touches are released at the outer result, after the call, in one message', async () => {
+  it('WC-41 nested touches are released at the outer result, after the call, in one message (directories in touch order, as DSH)', async () => {
     const host = mount(files);
     await host.run('hi', calling('run_code', { calls: [{ name: 'read', input: { file_path: 'pkg/app/src/main.ts' } }, { name: 'read', input: { file_path: 'other/x.ts' } }] }));
     const dynamic = loggedInstructions(host).slice(1);
     expect(dynamic.map(changesOf)).toEqual([[
-      set('other', 'AGENTS.md', 'other/AGENTS.md', 'other rules'),
       set('pkg', 'AGENTS.md', 'pkg/AGENTS.md', 'pkg rules'),
       set('pkg/app', 'CLAUDE.md', 'pkg/app/CLAUDE.md', 'app rules'),
+      set('other', 'AGENTS.md', 'other/AGENTS.md', 'other rules'),
     ]]);
     const result = host.session.events.find((e) => e.type === 'tool/result')!;
     const context = host.session.events.find((e) => e.type === 'user/message' && (e.data as { id: string }).id === dynamic[0]!.id)!;
