@@ -8,7 +8,7 @@
 // directory of plain files (a symlink, an error, a provider whose `lstat` and `stat` versions
 // differ) is listed again every time, as before.
 
-import { observeVersion, type FileSystem, type FsDirEntry, type FsPathInfo, type FsTarget, type FsVersion, type SeenVersion } from '../../host/index.js';
+import { observeVersion, RACY_WINDOW_MS, type FileSystem, type FsDirEntry, type FsPathInfo, type FsTarget, type FsVersion, type SeenVersion } from '../../host/index.js';
 import { MARKDOWN_SUFFIX } from './paths.js';
 
 interface ListingMemo {
@@ -42,6 +42,8 @@ export class RuleListings {
   async list(dir: FsTarget, signal: AbortSignal | undefined): Promise<readonly FsDirEntry[]> {
     const started = this.now();
     const memo = this.#memos.get(dir.displayPath);
+    // Inside the window the directory is listed anyway and its version cannot settle yet: list only.
+    if (memo !== undefined && !memo.seen.settled && started < memo.seen.since + RACY_WINDOW_MS) return this.fs.listDir(dir, signal);
     if (memo?.seen.settled === true) {
       const [info, ...files] = await Promise.all([this.#lstat(dir.displayPath, signal), ...memo.files.map(([path]) => this.#lstat(path, signal))]);
       const same = info?.type === 'directory' && info.version === memo.seen.version && memo.files.every(([, version], i) => files[i]?.type === 'file' && files[i]!.version === version);

@@ -10,7 +10,7 @@
 // once a look that began RACY_WINDOW_MS after the version was first seen found it still there; until
 // then every name is looked at again at every step.
 
-import { observeVersion, type FileSystem, type FsPathInfo, type FsVersion, type SeenVersion } from '../../host/index.js';
+import { observeVersion, RACY_WINDOW_MS, type FileSystem, type FsPathInfo, type FsVersion, type SeenVersion } from '../../host/index.js';
 import { probeCandidate, type Candidate, type Probe } from './files.js';
 
 /** What a candidate name is in its directory, as `lstat` sees it. */
@@ -62,10 +62,25 @@ export class CandidateProbes {
   async probe(dir: string, candidates: readonly Candidate[], signal: AbortSignal | undefined): Promise<Probe[]> {
     const started = this.now();
     const known = this.#directories.get(dir);
+    if (known !== undefined && !known.seen.settled && started < known.seen.since + RACY_WINDOW_MS) {
+      // Inside the window every name is looked at anyway and no look can settle the version yet, so
+      // the directory itself need not be asked, unless no name is there: then only it can tell a
+      // directory that went away (its names are absent) from one that became a file (DSH's probes
+      // report that as unavailable).
+      const looks = await Promise.all(candidates.map((c) => this.#lstat(c.absolute, signal)));
+      if (looks.some((l) => l !== undefined)) return Promise.all(candidates.map((c, i) => this.#outcome(c, kindOf(looks[i]!), looks[i]!, signal)));
+      return this.#look(dir, candidates, known, started, looks, signal);
+    }
+    return this.#look(dir, candidates, known, started, undefined, signal);
+  }
+
+  /** A look with the directory's own version: answered from memory when that is settled and unchanged. */
+  async #look(dir: string, candidates: readonly Candidate[], known: DirectoryMemo | undefined, started: number, looked: readonly Look[] | undefined, signal: AbortSignal | undefined): Promise<Probe[]> {
     const trusted = known?.seen.settled === true ? known : undefined;
     // The directory, and at once every name whose answer it cannot give: all of them unless its memory
     // is trusted, else only the files (a file's entry says whether the file is still the same).
-    const ask = (c: Candidate): Promise<Look> | typeof NOT_ASKED => {
+    const ask = (c: Candidate, i: number): Promise<Look> | Look | typeof NOT_ASKED => {
+      if (looked !== undefined) return looked[i]!;
       const kind = trusted?.names.get(c.name);
       return kind === 'none' || kind === 'other' || kind === 'link' ? NOT_ASKED : this.#lstat(c.absolute, signal);
     };

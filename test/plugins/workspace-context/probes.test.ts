@@ -121,6 +121,29 @@ describe('probe memory (WC-46, racy directories)', () => {
     ]);
   });
 
+  it('WC-16 a directory that became a file is probed as DSH probes it, inside the window too: unavailable, nothing removed', async () => {
+    for (const wait of [1, RACY_WINDOW_MS]) {
+      const { host, clock } = clocked();
+      await host.run('hi', calling('read', { file_path: 'pkg/src/main.ts' }));
+      clock.now += wait;
+      await host.run('again', reply);
+      host.fs.remove('/repo/pkg');
+      host.fs.write('/repo/pkg', 'now a file');
+      await host.run('replaced', reply);
+      expect(loggedInstructions(host)).toHaveLength(2);
+      expect(host.logs).toEqual([]);
+    }
+  });
+
+  it('WC-46 inside the window a directory with a name present is not asked itself: its names are', async () => {
+    const { host, clock } = clocked();
+    await host.run('hi', calling('read', { file_path: 'pkg/src/main.ts' }));
+    clock.now += 1;
+    host.fs.calls.length = 0;
+    await host.run('again', reply);
+    expect(calls(host).filter((c) => c.includes(' /repo/pkg'))).toEqual(['AGENTS.local.md', 'AGENTS.md', 'CLAUDE.local.md', 'CLAUDE.md'].map((n) => `lstat /repo/pkg/${n}`));
+  });
+
   it('WC-46 another provider mounted mid-session starts with no memory', async () => {
     const { host, clock } = clocked();
     await host.run('hi', calling('read', { file_path: 'pkg/src/main.ts' }));
