@@ -8,7 +8,7 @@
 // directory of plain files (a symlink, an error, a provider whose `lstat` and `stat` versions
 // differ) is listed again every time, as before.
 
-import { observeVersion, RACY_WINDOW_MS, type FileSystem, type FsDirEntry, type FsPathInfo, type FsTarget, type FsVersion, type SeenVersion } from '../../host/index.js';
+import { lstatOf, observeVersion, RACY_WINDOW_MS, type FileSystem, type FsDirEntry, type FsPathInfo, type FsTarget, type FsVersion, type SeenVersion } from '../../host/index.js';
 import { MARKDOWN_SUFFIX } from './paths.js';
 
 interface ListingMemo {
@@ -21,7 +21,7 @@ interface ListingMemo {
 /** The listings of one provider's rule directories, by display path. */
 export class RuleListings {
   readonly #memos = new Map<string, ListingMemo>();
-  readonly #lstatMethod: FileSystem['lstat'];
+  readonly #lstatOnce: (path: string, signal: AbortSignal | undefined) => Promise<FsPathInfo | undefined>;
 
   /**
    * @param fs - the provider the listings come from.
@@ -31,8 +31,7 @@ export class RuleListings {
     private readonly fs: FileSystem,
     private readonly now: () => number,
   ) {
-    // Looked up once: a service method is reached through a Cordis proxy whose lookup costs more than the call.
-    this.#lstatMethod = fs.lstat;
+    this.#lstatOnce = lstatOf(fs);
   }
 
   /**
@@ -83,7 +82,7 @@ export class RuleListings {
 
   async #lstat(path: string, signal: AbortSignal | undefined): Promise<FsPathInfo | undefined> {
     try {
-      return await this.#lstatMethod.call(this.fs, path, undefined, signal);
+      return await this.#lstatOnce(path, signal);
     } catch {
       signal?.throwIfAborted();
       return undefined;

@@ -10,7 +10,7 @@
 // once a look that began RACY_WINDOW_MS after the version was first seen found it still there; until
 // then every name is looked at again at every step.
 
-import { observeVersion, RACY_WINDOW_MS, type FileSystem, type FsPathInfo, type FsVersion, type SeenVersion } from '../../host/index.js';
+import { lstatOf, observeVersion, RACY_WINDOW_MS, type FileSystem, type FsPathInfo, type FsVersion, type SeenVersion } from '../../host/index.js';
 import { probeCandidate, type Candidate, type Probe } from './files.js';
 
 /** What a candidate name is in its directory, as `lstat` sees it. */
@@ -36,12 +36,7 @@ interface FileMemo {
 export class CandidateProbes {
   readonly #directories = new Map<string, DirectoryMemo>();
   readonly #files = new Map<string, FileMemo>();
-  /**
-   * The provider's `lstat`, looked up once: a service's methods are reached through a Cordis proxy
-   * whose lookup costs more than the call (it is still called on that proxy, so the provider runs
-   * as it would for any call of this plugin's).
-   */
-  readonly #lstatMethod: FileSystem['lstat'];
+  readonly #lstatOnce: (path: string, signal: AbortSignal | undefined) => Promise<FsPathInfo | undefined>;
 
   /**
    * @param fs - the provider this memory belongs to.
@@ -51,7 +46,7 @@ export class CandidateProbes {
     private readonly fs: FileSystem,
     private readonly now: () => number,
   ) {
-    this.#lstatMethod = fs.lstat;
+    this.#lstatOnce = lstatOf(fs);
   }
 
   /**
@@ -134,7 +129,7 @@ export class CandidateProbes {
 
   async #lstat(path: string, signal: AbortSignal | undefined): Promise<Look> {
     try {
-      return await this.#lstatMethod.call(this.fs, path, undefined, signal);
+      return await this.#lstatOnce(path, signal);
     } catch {
       signal?.throwIfAborted();
       return FAILED;
