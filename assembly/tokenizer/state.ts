@@ -209,51 +209,46 @@ function bitsFor(count: u32): u32 {
   return (n + 15) & ~(<usize>15);
 }
 
-/** Where each part of the state goes, from the table's counts. */
-class Plan {
-  hash: usize = 0;
-  pairs: usize = 0;
-  lengths: usize = 0;
-  byteIds: usize = 0;
-  idBytes: usize = 0;
-  added: usize = 0;
-  addedText: usize = 0;
-  addedHash: usize = 0;
-  addedIdHash: usize = 0;
-  blockIndex: usize = 0;
-  blocks: usize = 0;
-  total: usize = 0;
-}
+// Where each part of the state goes (offsets from its start), from the table's counts: set by
+// planState. Plain globals: the module has no allocator (`--runtime stub`), so no object is made.
+let planHash: usize = 0;
+let planPairs: usize = 0;
+let planLengths: usize = 0;
+let planByteIds: usize = 0;
+let planIdBytes: usize = 0;
+let planAdded: usize = 0;
+let planAddedText: usize = 0;
+let planAddedHash: usize = 0;
+let planAddedIdHash: usize = 0;
+let planBlockIndex: usize = 0;
+let planBlocks: usize = 0;
 
-// One plan, reused (the module has no allocator: `--runtime stub` never frees).
-const plan = new Plan();
-
-function planState(vocab: u32, merges: u32, firstMerge: u32, added: u32, addedUnits: u32, blocks: u32): Plan {
+/** Lays out the state's parts; returns its total size. */
+function planState(vocab: u32, merges: u32, firstMerge: u32, added: u32, addedUnits: u32, blocks: u32): usize {
   let at = STATE_HEADER_BYTES;
-  plan.hash = at;
+  planHash = at;
   at = align16(at + ((<usize>1 << bitsFor(merges)) << 3));
-  plan.pairs = at;
+  planPairs = at;
   at = align16(at + <usize>merges * 8);
-  plan.lengths = at;
+  planLengths = at;
   at = align16(at + <usize>vocab * 2);
-  plan.byteIds = at;
+  planByteIds = at;
   at = align16(at + BYTE_VALUES * 4);
-  plan.idBytes = at;
+  planIdBytes = at;
   at = align16(at + <usize>firstMerge * 2);
-  plan.added = at;
+  planAdded = at;
   at = align16(at + <usize>added * ADDED_RECORD_BYTES);
-  plan.addedText = at;
+  planAddedText = at;
   at = align16(at + <usize>addedUnits * 2);
   const addedSlots = <usize>1 << bitsFor(added);
-  plan.addedHash = at;
+  planAddedHash = at;
   at = align16(at + addedSlots * 4);
-  plan.addedIdHash = at;
+  planAddedIdHash = at;
   at = align16(at + addedSlots * 4);
-  plan.blockIndex = at;
+  planBlockIndex = at;
   at = align16(at + BLOCK_COUNT);
-  plan.blocks = at;
-  plan.total = align16(at + <usize>blocks * BLOCK_CODE_POINTS);
-  return plan;
+  planBlocks = at;
+  return align16(at + <usize>blocks * BLOCK_CODE_POINTS);
 }
 
 /** Fails a table check: the detail is the byte offset in the table where it failed. */
@@ -279,7 +274,7 @@ export function tokStateBytes(table: usize, len: usize): i32 {
   if (vocab > MAX_ID || <u64>firstMerge + <u64>merges != <u64>vocab || firstMerge < <u32>BYTE_VALUES) return badTable(T_VOCAB);
   if (added > MAX_ID || addedUnits > (1 << 24)) return badTable(T_ADDED);
   if (blocks == 0 || blocks > 256) return badTable(T_BLOCKS);
-  const total = planState(vocab, merges, firstMerge, added, addedUnits, blocks).total;
+  const total = planState(vocab, merges, firstMerge, added, addedUnits, blocks);
   return total > <usize>i32.MAX_VALUE ? badTable(T_TOTAL) : <i32>total;
 }
 
@@ -313,18 +308,18 @@ export function tokLoad(table: usize, len: usize, tok: usize, stateCap: usize): 
   const blocksIn = blockIndexIn + BLOCK_COUNT;
   const end = blocksIn + <usize>blocks * BLOCK_CODE_POINTS;
   if (<usize>load<u32>(table + T_TOTAL) != len || end != len) return badTable(T_TOTAL);
-  const p = planState(vocab, merges, firstMerge, added, addedUnits, blocks);
-  memory.fill(tok, 0, p.total);
+  const total = planState(vocab, merges, firstMerge, added, addedUnits, blocks);
+  memory.fill(tok, 0, total);
 
   // Bytes: each of the 256 has its own token below the first merge, and no two share one.
-  const idBytes = tok + p.idBytes;
+  const idBytes = tok + planIdBytes;
   for (let id: u32 = 0; id < firstMerge; id++) store<i16>(idBytes + (<usize>id << 1), -1);
   for (let b: usize = 0; b < BYTE_VALUES; b++) {
     const id = load<u32>(table + byteIdsIn + (b << 2));
     if (id >= firstMerge || load<i16>(idBytes + (<usize>id << 1)) != -1) return badTable(byteIdsIn + (b << 2));
-    store<u32>(tok + p.byteIds + (b << 2), id);
+    store<u32>(tok + planByteIds + (b << 2), id);
     store<i16>(idBytes + (<usize>id << 1), <i16>b);
-    store<u16>(tok + p.lengths + (<usize>id << 1), 1);
+    store<u16>(tok + planLengths + (<usize>id << 1), 1);
   }
 
   // Merges: merge k joins two earlier tokens into token firstMerge + k; the hash maps the pair to k.
@@ -336,14 +331,14 @@ export function tokLoad(table: usize, len: usize, tok: usize, stateCap: usize): 
     const a = <u32>load<u16>(record) | (<u32>load<u8>(record + 2) << 16);
     const b = <u32>load<u16>(record + 3) | (<u32>load<u8>(record + 5) << 16);
     const self = firstMerge + k;
-    const lengthA = <u32>load<u16>(tok + p.lengths + (<usize>a << 1));
-    const lengthB = <u32>load<u16>(tok + p.lengths + (<usize>b << 1));
+    const lengthA = <u32>load<u16>(tok + planLengths + (<usize>a << 1));
+    const lengthB = <u32>load<u16>(tok + planLengths + (<usize>b << 1));
     // Both halves must be tokens made before this one (bytes or earlier merges): no cycles, no gaps.
     if (a >= self || b >= self || lengthA == 0 || lengthB == 0 || lengthA + lengthB > 0xffff) return badTable(mergesIn + <usize>k * MERGE_RECORD_BYTES);
     const key = (<u64>a << FIELD_BITS) | <u64>b;
     let slot = slotOf(key, mask, shift);
     while (true) {
-      const at = tok + p.hash + (<usize>slot << 3);
+      const at = tok + planHash + (<usize>slot << 3);
       const entry = load<u64>(at);
       if (entry == 0) {
         store<u64>(at, (key << FIELD_BITS) | <u64>(k + 1));
@@ -352,14 +347,14 @@ export function tokLoad(table: usize, len: usize, tok: usize, stateCap: usize): 
       if ((entry >> FIELD_BITS) == key) return badTable(mergesIn + <usize>k * MERGE_RECORD_BYTES); // the pair twice
       slot = (slot + 1) & mask;
     }
-    store<u32>(tok + p.pairs + (<usize>k << 3), a);
-    store<u32>(tok + p.pairs + (<usize>k << 3) + 4, b);
-    store<u16>(tok + p.lengths + (<usize>self << 1), <u16>(lengthA + lengthB));
+    store<u32>(tok + planPairs + (<usize>k << 3), a);
+    store<u32>(tok + planPairs + (<usize>k << 3) + 4, b);
+    store<u16>(tok + planLengths + (<usize>self << 1), <u16>(lengthA + lengthB));
   }
 
   // Added tokens: `<…>` with one `>`, at most maxUnits units, distinct texts and ids.
   if (added > 0 && (maxUnits < 2 || maxUnits > 0xffff)) return badTable(T_MAX_ADDED_UNITS);
-  const text = tok + p.addedText;
+  const text = tok + planAddedText;
   memory.copy(text, table + addedTextIn, <usize>addedUnits << 1);
   const addedBits = bitsFor(added);
   const addedMask: u32 = (1 << addedBits) - 1;
@@ -376,23 +371,23 @@ export function tokLoad(table: usize, len: usize, tok: usize, stateCap: usize): 
       if (u == 0 && c != LESS_THAN) return badTable(addedTextIn + (<usize>start << 1));
       if ((c == GREATER_THAN) != (u == units - 1)) return badTable(addedTextIn + (<usize>(start + u) << 1));
     }
-    const record = tok + p.added + <usize>i * ADDED_RECORD_BYTES;
+    const record = tok + planAdded + <usize>i * ADDED_RECORD_BYTES;
     store<u32>(record, id);
     store<u32>(record + 4, start);
     store<u32>(record + 8, units);
     let slot = hashUnits(at, units) & addedMask;
-    while (load<u32>(tok + p.addedHash + (<usize>slot << 2)) != 0) {
-      const other = tok + p.added + <usize>(load<u32>(tok + p.addedHash + (<usize>slot << 2)) - 1) * ADDED_RECORD_BYTES;
+    while (load<u32>(tok + planAddedHash + (<usize>slot << 2)) != 0) {
+      const other = tok + planAdded + <usize>(load<u32>(tok + planAddedHash + (<usize>slot << 2)) - 1) * ADDED_RECORD_BYTES;
       if (load<u32>(other + 8) == units && memory.compare(text + (<usize>load<u32>(other + 4) << 1), at, <usize>units << 1) == 0) return badTable(addedIn + (<usize>i << 3));
       slot = (slot + 1) & addedMask;
     }
-    store<u32>(tok + p.addedHash + (<usize>slot << 2), i + 1);
+    store<u32>(tok + planAddedHash + (<usize>slot << 2), i + 1);
     slot = slotOf(<u64>id, addedMask, 64 - <u64>addedBits);
-    while (load<u32>(tok + p.addedIdHash + (<usize>slot << 2)) != 0) {
-      if (load<u32>(tok + p.added + <usize>(load<u32>(tok + p.addedIdHash + (<usize>slot << 2)) - 1) * ADDED_RECORD_BYTES) == id) return badTable(addedIn + (<usize>i << 3));
+    while (load<u32>(tok + planAddedIdHash + (<usize>slot << 2)) != 0) {
+      if (load<u32>(tok + planAdded + <usize>(load<u32>(tok + planAddedIdHash + (<usize>slot << 2)) - 1) * ADDED_RECORD_BYTES) == id) return badTable(addedIn + (<usize>i << 3));
       slot = (slot + 1) & addedMask;
     }
-    store<u32>(tok + p.addedIdHash + (<usize>slot << 2), i + 1);
+    store<u32>(tok + planAddedIdHash + (<usize>slot << 2), i + 1);
   }
   if (load<u32>(table + addedIn + (<usize>added << 3) + 4) != addedUnits) return badTable(addedIn + (<usize>added << 3));
 
@@ -400,12 +395,12 @@ export function tokLoad(table: usize, len: usize, tok: usize, stateCap: usize): 
   for (let b: usize = 0; b < BLOCK_COUNT; b++) {
     const block = load<u8>(table + blockIndexIn + b);
     if (<u32>block >= blocks) return badTable(blockIndexIn + b);
-    store<u8>(tok + p.blockIndex + b, block);
+    store<u8>(tok + planBlockIndex + b, block);
   }
   for (let i: usize = 0; i < <usize>blocks * BLOCK_CODE_POINTS; i++) {
     const c = load<u8>(table + blocksIn + i);
     if (<u32>c >= CLASS_COUNT) return badTable(blocksIn + i);
-    store<u8>(tok + p.blocks + i, c);
+    store<u8>(tok + planBlocks + i, c);
   }
 
   store<u32>(tok + S_VOCAB, vocab);
@@ -414,20 +409,20 @@ export function tokLoad(table: usize, len: usize, tok: usize, stateCap: usize): 
   store<u32>(tok + S_ADDED, added);
   store<u32>(tok + S_MAX_ADDED_UNITS, maxUnits);
   store<u32>(tok + S_HASH_BITS, bits);
-  store<u32>(tok + S_HASH_AT, <u32>p.hash);
-  store<u32>(tok + S_PAIRS_AT, <u32>p.pairs);
-  store<u32>(tok + S_LENGTHS_AT, <u32>p.lengths);
-  store<u32>(tok + S_BYTE_IDS_AT, <u32>p.byteIds);
-  store<u32>(tok + S_ID_BYTES_AT, <u32>p.idBytes);
-  store<u32>(tok + S_ADDED_AT, <u32>p.added);
-  store<u32>(tok + S_ADDED_TEXT_AT, <u32>p.addedText);
+  store<u32>(tok + S_HASH_AT, <u32>planHash);
+  store<u32>(tok + S_PAIRS_AT, <u32>planPairs);
+  store<u32>(tok + S_LENGTHS_AT, <u32>planLengths);
+  store<u32>(tok + S_BYTE_IDS_AT, <u32>planByteIds);
+  store<u32>(tok + S_ID_BYTES_AT, <u32>planIdBytes);
+  store<u32>(tok + S_ADDED_AT, <u32>planAdded);
+  store<u32>(tok + S_ADDED_TEXT_AT, <u32>planAddedText);
   store<u32>(tok + S_ADDED_HASH_BITS, addedBits);
-  store<u32>(tok + S_ADDED_HASH_AT, <u32>p.addedHash);
-  store<u32>(tok + S_ADDED_ID_HASH_AT, <u32>p.addedIdHash);
-  store<u32>(tok + S_BLOCK_INDEX_AT, <u32>p.blockIndex);
-  store<u32>(tok + S_BLOCKS_AT, <u32>p.blocks);
+  store<u32>(tok + S_ADDED_HASH_AT, <u32>planAddedHash);
+  store<u32>(tok + S_ADDED_ID_HASH_AT, <u32>planAddedIdHash);
+  store<u32>(tok + S_BLOCK_INDEX_AT, <u32>planBlockIndex);
+  store<u32>(tok + S_BLOCKS_AT, <u32>planBlocks);
   store<u32>(tok + S_UNICODE, load<u32>(table + T_UNICODE));
-  store<u32>(tok + S_TOTAL, <u32>p.total);
+  store<u32>(tok + S_TOTAL, <u32>total);
   store<u32>(tok + S_MAGIC, STATE_MAGIC);
   return size;
 }
