@@ -100,7 +100,7 @@ async function runStep(
     for (const message of entered) session.append(SessionEventType.userMessage, message, APPEND);
     const proposed: LlmCallConfig = { provider: agent.options.provider ?? 'scripted', model: agent.options.model ?? 'scripted' };
     const call = await agent.core.bus.waterfall<Promise<LlmCallConfig>>(HostEvent.agentRequest, agent, [{ agent, turn, step, signal }], async () => proposed);
-    const request: ModelRequest = deepFreeze({ system: systemText(assembly), tools: structuredClone(assembly.tools), messages: structuredClone(session.deriveMessages()), call: structuredClone(call) });
+    const request: ModelRequest = deepFreeze({ system: systemText(assembly), sections: assembly.sections.map((s) => ({ name: s.name, text: s.text })), tools: structuredClone(assembly.tools), messages: structuredClone(session.deriveMessages()), call: structuredClone(call) });
     host.requests.push(request);
     const answer = host.model.answer(request, turn, step);
     const calls = (answer.tools ?? []).map((call) => ({

@@ -30,6 +30,8 @@ export type StepScript = StepAnswer | ((request: ModelRequest) => StepAnswer);
 /** One model request: the assembled system prompt, the tool schemas and the visible history. */
 export interface ModelRequest {
   readonly system: string;
+  /** The system prompt's sections, in order (`system` is their texts joined by a blank line). */
+  readonly sections: readonly { readonly name: string; readonly text: string }[];
   readonly tools: readonly ToolSchema[];
   readonly messages: readonly Message[];
   /** The call configuration the `agent/request` waterfall chose for this step. */
