@@ -8,7 +8,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { countTokens, truncateUtf8, utf8Length } from '../engine/index.js';
 import { createNodeFileSystem } from '../fs/index.js';
-import { locateProjectRoot, type HomeEnvironment } from '../host/index.js';
+import { escapeReminder, locateProjectRoot, type HomeEnvironment } from '../host/index.js';
 import { resolveConfig as resolveMemoryConfig, type Config as MemoryConfig, type ResolvedConfig as ResolvedMemoryConfig } from '../plugins/auto-memory/config.js';
 import { nodeDisk } from '../plugins/auto-memory/disk.js';
 import { readIndex } from '../plugins/auto-memory/inject.js';
@@ -197,10 +197,13 @@ export function noRootWarning(markers: readonly string[]): string {
     : `no ${markers.join(' or ')} found in the session cwd or above it: the session cwd is the project root (project rules and the instruction chain start there)`;
 }
 
-/** Tokens of what the message holds of a file: all of it when injected, the kept prefix when truncated. */
+/**
+ * Tokens of what the message holds of a file: all of its text when injected, the kept prefix when
+ * truncated, escaped as the message escapes it (X-08).
+ */
 function sentTokens(report: Omit<InstructionFileReport, 'target' | 'imports'>, text: string | undefined, cut: { path: string; to: number } | undefined): { tokens?: number } {
   if (text === undefined || (report.status !== 'injected' && report.status !== 'truncated')) return {};
-  return { tokens: countTokens(report.status === 'truncated' && cut !== undefined ? truncateUtf8(text, cut.to).text : text) };
+  return { tokens: countTokens(escapeReminder(report.status === 'truncated' && cut !== undefined ? truncateUtf8(text, cut.to).text : text)) };
 }
 
 function describeOutcome(

@@ -9,6 +9,7 @@ import { createNodeFileSystem } from '../../src/fs/index.js';
 import * as workspaceContext from '../../src/plugins/workspace-context/index.js';
 import { createTestHost } from '../../src/testing/index.js';
 import { bin, cleanUp, cli, fixture, tempDir } from '../support/cli.js';
+import { referenceEncode } from '../support/tokenizer.js';
 
 afterAll(cleanUp);
 
@@ -61,15 +62,17 @@ describe('inspect', () => {
     await host.run('hi', [{ text: 'ok' }]);
     const injected = host.requests[0]!.messages.find((m) => m.source.kind === 'agent-instructions')!;
     expect(report.messages.find((m: { kind: string }) => m.kind === 'agent-instructions').blocks).toEqual(injected.content.map((b) => (b as { text: string }).text));
+    // Tokens: the reference tokenizer's count of each file's text as the message holds it (escaped).
+    const sha1 = expect.stringMatching(/^[0-9a-f]{40}$/);
     expect(report.workspace.files).toEqual([
-      { path: '$DSH_HOME/AGENTS.md', status: 'injected', bytes: 13, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
-      { path: 'AGENTS.md', status: 'injected', bytes: 30, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      { path: '$DSH_HOME/AGENTS.md', status: 'injected', bytes: 13, tokens: referenceEncode('global rules\n').length, sha1 },
+      { path: 'AGENTS.md', status: 'injected', bytes: 30, tokens: referenceEncode('root <\\/system-reminder> rules\n').length, sha1 },
       { path: 'CLAUDE.md', status: 'duplicate', bytes: 33, note: 'same text as AGENTS.md once trimmed: rendered once, as AGENTS.md' },
-      { path: 'pkg/AGENTS.md', status: 'injected', bytes: 20, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
-      { path: 'pkg/AGENTS.local.md', status: 'injected', bytes: 14, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      { path: 'pkg/AGENTS.md', status: 'injected', bytes: 20, tokens: referenceEncode('规则 for pkg 😀\n').length, sha1 },
+      { path: 'pkg/AGENTS.local.md', status: 'injected', bytes: 14, tokens: referenceEncode('local overlay\n').length, sha1 },
     ]);
     expect(report).toMatchObject({ cwd: 'pkg', projectRoot: '.', dshHome: { path: home, display: '$DSH_HOME' } });
-    expect(Object.keys(report.timings).sort()).toEqual(['memory', 'probe', 'projectRoot', 'readDigest', 'render', 'rules', 'session']);
+    expect(Object.keys(report.timings).sort()).toEqual(['memory', 'probe', 'projectRoot', 'readDigest', 'render', 'rules', 'session', 'tokens']);
   });
 
   it('reports what the budget omitted and cut, and files it could not read or would not read', () => {
@@ -101,13 +104,14 @@ describe('inspect', () => {
   it('--sample shows the bundled monorepo: instructions, memory index, rules now and waiting, messages verbatim', () => {
     const out = cli(['inspect', '--sample']);
     expect([out.code, out.stderr]).toEqual([0, '']);
-    expect(out.stdout).toContain('  duplicate  CLAUDE.md                     198 B  same text as AGENTS.md once trimmed: rendered once, as AGENTS.md');
+    expect(out.stdout).toContain('  duplicate  CLAUDE.md                     198 B             same text as AGENTS.md once trimmed: rendered once, as AGENTS.md');
     expect(out.stdout).toMatch(/  now +~\/\.claude\/rules\/git\.md/);
-    expect(out.stdout).toMatch(/  waiting +\.claude\/rules\/api\.md +104 B +paths: packages\/api\/\*\*\/\*\.ts/);
+    expect(out.stdout).toMatch(/  waiting +\.claude\/rules\/api\.md +104 B +30 tokens +paths: packages\/api\/\*\*\/\*\.ts/);
     expect(out.stdout).toContain('Request 1, in order\n  #1  auto-memory/index');
     expect(out.stdout).toContain('Instructions from: ~/.dsh/AGENTS.md\n\n# My defaults');
     const json = JSON.parse(cli(['inspect', '--sample', '--json']).stdout);
-    expect(json.messages.map((m: { kind: string }) => m.kind)).toEqual(['auto-memory/index', 'auto-memory/rules', 'user', 'agent-instructions']);
+    // The bundle's four plugins: context-profiles' environment facts come as the runtime context (plugin).
+    expect(json.messages.map((m: { kind: string }) => m.kind)).toEqual(['auto-memory/index', 'auto-memory/rules', 'user', 'agent-instructions', 'plugin']);
     expect(json.memory).toMatchObject({ status: 'injected', lines: 4, truncated: false });
     expect(json.rules.waiting.map((r: { path: string }) => r.path)).toEqual(['~/.dsh/rules/docs.md', '.dsh/rules/tests.md', '.claude/rules/api.md']);
   });
