@@ -1,5 +1,6 @@
 // Contract §7 / §12.5: the tool registry, the execution pipeline, and the Code-Mode-like composite.
 
+import { editResult, readMissing, readResult, writeResult } from '../support/file-tools.js';
 import { describe, expect, it } from 'vitest';
 import type { Agent, CodeDispatch, Context, ToolDefinition, ToolExecution, ToolExecutionResult, UserMessage } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
@@ -229,7 +230,7 @@ describe('Code-Mode-like composite', () => {
     ]);
     expect(host.requests[1]!.messages.find((m) => m.source.kind === 'tool')!.content).toEqual([{
       type: 'tool-result', toolCallId: 'call-1',
-      content: [{ type: 'text', text: '[read] A\n[read error] Error: read: /w/zz.md does not exist\n[read] B' }], isError: false,
+      content: [{ type: 'text', text: `[read] ${readResult('/w/a.md', 'A')}\n[read error] ${readMissing('/w/zz.md')}\n[read] ${readResult('/w/b.md', 'B')}` }], isError: false,
     }]);
     const entered = host.session.events.filter((e) => e.type === 'user/message').map((e) => (e.data as UserMessage).id);
     expect(entered).toEqual(['msg-1', 'ctx-call-1:code:1', 'ctx-call-1:code:2', 'ctx-call-1:code:3']);
@@ -243,7 +244,7 @@ describe('Code-Mode-like composite', () => {
       return [{ type: 'text', text: '[redacted]' }];
     });
     await host.run('go', [{ tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.md' } }] } }] }, { text: 'ok' }]);
-    expect(seen).toEqual([{ exec: 'call-1', agent: 'agent', subCallId: 'call-1:code:1', name: 'read', isError: false, content: [{ type: 'text', text: 'secret' }] }]);
+    expect(seen).toEqual([{ exec: 'call-1', agent: 'agent', subCallId: 'call-1:code:1', name: 'read', isError: false, content: [{ type: 'text', text: readResult('/w/a.md', 'secret') }] }]);
     const records = host.session.events.filter((e) => e.type.startsWith('tool/code-dispatch')).map((e) => [e.type, e.data]);
     expect(records).toEqual([
       ['tool/code-dispatch-start', { rootCallId: 'call-1', parentCallId: 'call-1', subCallId: 'call-1:code:1', name: 'read', arguments: { file_path: 'a.md' } }],
@@ -253,16 +254,29 @@ describe('Code-Mode-like composite', () => {
 });
 
 describe('first-party file tools', () => {
-  it('§7.5 read, write and edit take file_path relative to the session cwd and act on the mounted provider', async () => {
+  it('§7.5 read, write and edit take file_path relative to the session cwd, act on the mounted provider and answer as DSH rc.8’s tools do', async () => {
     const host = createTestHost({ cwd: '/w', files: { '/w/a.md': 'one two' } });
     const agent: Agent = await host.start();
     const exec = (name: string, args: object) => host.ctx.tools.execute({ callId: name, name, arguments: args, agent, signal: signal() });
-    expect(await exec('read', { file_path: 'a.md' })).toEqual({ isError: false, value: { file_path: '/w/a.md', content: 'one two' }, content: [{ type: 'text', text: 'one two' }] });
-    expect(await exec('write', { file_path: 'sub/b.md', content: 'new' })).toMatchObject({ value: { file_path: '/w/sub/b.md', created: true }, content: [{ type: 'text', text: 'Created /w/sub/b.md' }] });
-    expect(await exec('edit', { file_path: '/w/a.md', old_string: 'two', new_string: '2' })).toMatchObject({ content: [{ type: 'text', text: 'Edited /w/a.md (1 replacement)' }] });
+    expect(await exec('read', { file_path: 'a.md' })).toEqual({
+      isError: false, value: { path: '/w/a.md', offset: 1, lines: [{ number: 1, text: 'one two' }], totalLines: 1 }, content: [{ type: 'text', text: readResult('/w/a.md', 'one two') }],
+      meta: { path: '/w/a.md', offset: 1, lines: [{ number: 1, text: 'one two' }], totalLines: 1, lang: 'md' },
+    });
+    expect(await exec('write', { file_path: 'sub/b.md', content: 'new' })).toMatchObject({ value: { path: '/w/sub/b.md', operation: 'create' }, content: [{ type: 'text', text: writeResult('/w/sub/b.md', true) }] });
+    expect(await exec('write', { file_path: 'sub/b.md', content: 'newer' })).toMatchObject({ content: [{ type: 'text', text: writeResult('/w/sub/b.md', false) }] });
+    expect(await exec('edit', { file_path: '/w/a.md', old_string: 'two', new_string: '2' })).toMatchObject({ content: [{ type: 'text', text: editResult('/w/a.md') }] });
     expect(host.fs.read('/w/a.md')).toBe('one 2');
     expect(await exec('edit', { file_path: 'a.md', old_string: 'x', new_string: 'y' })).toMatchObject({ isError: true, error: { message: 'editText /w/a.md: oldString not found' } });
-    expect(await exec('read', { file_path: ' ' })).toMatchObject({ isError: true, error: { message: 'read: file_path must be a non-empty string' } });
+    expect(await exec('read', { file_path: ' ' })).toMatchObject({ isError: true, error: { message: 'file_path must be a non-empty string' } });
+    // DSH's window: offset and limit, a line over 2,000 characters cut, the footer saying where to go on.
+    host.fs.write('/w/long.md', ['a', 'b', 'c', 'd'].join('\n'));
+    expect((await exec('read', { file_path: 'long.md', offset: 2, limit: 2 })).content).toEqual([{ type: 'text', text: '<path>/w/long.md</path>\n<type>file</type>\n<content>\n2: b\n3: c\n\n(Showing lines 2-3 of 4. Use offset=4 to continue.)\n</content>' }]);
+    expect(await exec('read', { file_path: 'long.md', offset: 9 })).toMatchObject({ isError: true, error: { message: 'offset 9 is out of range for "/w/long.md" (4 lines)' } });
+    host.fs.write('/w/wide.md', 'x'.repeat(2001));
+    expect((await exec('read', { file_path: 'wide.md' })).content).toEqual([{ type: 'text', text: readResult('/w/wide.md', `${'x'.repeat(2000)}... (line truncated to 2000 chars)`) }]);
+    host.fs.write('/w/big.md', Array.from({ length: 2000 }, () => 'y'.repeat(99)).join('\n'));
+    const capped = (await exec('read', { file_path: 'big.md' })).content[0] as { text: string };
+    expect(capped.text.endsWith('\n\n(Output capped. Showing lines 1-512. Use offset=513 to continue.)\n</content>')).toBe(true);
     host.unmountFs();
     expect(await exec('read', { file_path: 'a.md' })).toMatchObject({ isError: true, error: { message: 'read: no filesystem provider is mounted' } });
   });

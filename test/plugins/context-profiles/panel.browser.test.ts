@@ -86,7 +86,7 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
       const grepDef = hostTools().find((t) => t.name === 'grep')!;
       expect(await tid('tokens-grep').textContent()).toBe(`≈${Math.round(0.28 * JSON.stringify({ name: 'grep', description: grepDef.description, parameters: grepDef.parameters }).length)}`);
       // CP-UI-06: built-in Chinese for a known tool; unknown tools translated one by one through the API.
-      expect(await tid('tool-row-read').locator('.desc').textContent()).toBe('读取一个文本文件。');
+      expect(await tid('tool-row-read').locator('.desc').textContent()).toBe('读取一个 UTF-8 文本文件，返回带行号的内容。');
       await page.waitForFunction(() => document.querySelector('[data-testid="tool-row-mcp__github__create_issue"] .desc')?.textContent?.startsWith('译:'));
       const long = mcpTools()[0]!.description;
       await expect.poll(() => tid('tool-row-mcp__github__get_issue').locator('.desc').textContent()).toBe(`译:${long}`);
