@@ -150,8 +150,9 @@ function toolView(ctx: TestContext): ToolRuntime {
   const { core, fiber, scope } = ctx;
   return {
     register: (def) => fiber.add(core.tools.register(def, scope)),
-    get: (name, s) => core.tools.get(name, (s as object | undefined) ?? scope),
-    schemas: (s) => core.tools.schemas((s as object | undefined) ?? scope),
+    // As DSH's registry: an omitted scope is the global view, whichever context asks.
+    get: (name, s) => core.tools.get(name, s as object | undefined),
+    schemas: (s) => core.tools.schemas(s as object | undefined),
     execute: (input) => core.execute(input),
     guard(fn) {
       core.tools.guards.push(fn);

@@ -158,10 +158,10 @@ export class Profiles {
 
   /** CP-37 GET /preview: the lists a profile would give this session. */
   preview(id: string, profileId: string): Resolution {
-    this.root(id);
+    const root = this.root(id);
     const profile = this.store.profile(profileId);
     if (profile === undefined) throw new StateError(`profile "${profileId}" does not exist`, 404);
-    return resolveAll(profile, globalCatalog(this.ctx));
+    return resolveAll(profile, root.tools.catalog());
   }
 
   /** CP-37 GET /session: the profile and per-tool state of a live session. */
@@ -189,9 +189,15 @@ export class Profiles {
     return (await prompt.assemble(bypass)).sections.map((s) => s.name);
   }
 
-  /** CP-37 GET /state's catalog [R]: each tool with group, server, states under every profile, token estimate. */
-  catalog(): CatalogEntry[] {
-    return globalCatalog(this.ctx).map((def) => {
+  /**
+   * CP-37 GET /state's catalog [R]: each tool with group, server, states under every profile, token
+   * estimate. The tools are those the session `id` inherits, else the latest live root session's
+   * (under DSH's web profile an agent's tools come from its preset, not the global layer), else the
+   * global ones.
+   */
+  catalog(id?: string): CatalogEntry[] {
+    const root = (id !== undefined ? this.#roots.get(id) : undefined) ?? [...this.#roots.values()].at(-1);
+    return (root !== undefined ? root.tools.catalog() : globalCatalog(this.ctx)).map((def) => {
       const tool = def as CatalogTool;
       const states: Record<string, { effective: string; overridden: boolean; summary: string }> = {};
       for (const p of this.store.state.profiles) states[p.id] = { effective: effectiveState(p, tool), overridden: overridden(p, tool), summary: deferralSummary(p, tool) };

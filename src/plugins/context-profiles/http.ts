@@ -105,7 +105,7 @@ async function snapshot(profiles: Profiles, sessionId: string | null) {
     lastUsedId: state.lastUsedId,
     profiles: state.profiles,
     baseline: state.baseline,
-    catalog: profiles.catalog(),
+    catalog: profiles.catalog(sessionId ?? undefined),
     sections: await profiles.fullSections(sessionId ?? undefined),
     contexts: profiles.contextSwitches,
     groups: GROUPS.map(([id, label]) => ({ id, label })),

@@ -57,9 +57,9 @@ describe('routes (CP-37)', () => {
     expect(r.status).toBe(200);
     expect([r.json.lastUsedId, r.json.profiles.map((p: { id: string }) => p.id), r.json.baseline.contract]).toEqual(['lean', ['full', 'lean', 'minimal'], true]);
     expect(r.json.sections).toEqual(['session-context-config:contract', 'session-context-config:card-receipt', 'session-context-config:untrusted-download']);
-    const plan = r.json.catalog.find((t: { name: string }) => t.name === 'plan');
+    const plan = r.json.catalog.find((t: { name: string }) => t.name === 'todo_write');
     expect(plan).toMatchObject({ group: 'orchestration', states: { full: { effective: 'defer', overridden: true }, lean: { effective: 'hidden', overridden: true }, minimal: { effective: 'hidden', overridden: true } } });
-    expect(plan.tokens).toBe(Math.round(0.28 * JSON.stringify({ name: 'plan', description: plan.description, parameters: hostTools().find((t) => t.name === 'plan')!.parameters }).length));
+    expect(plan.tokens).toBe(Math.round(0.28 * JSON.stringify({ name: 'todo_write', description: plan.description, parameters: hostTools().find((t) => t.name === 'todo_write')!.parameters }).length));
     expect(r.json.contexts).toHaveLength(7);
   });
 
@@ -83,12 +83,12 @@ describe('routes (CP-37)', () => {
     const { base, host, home } = await serve();
     expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json).toEqual({
       id: 'session-1', profile: 'lean',
-      tools: { grep: 'inject', bash: 'inject', ask_user: 'inject', plan: 'hidden', plugin_manager: 'hidden', cordis_inspect: 'hidden', lsp: 'inject', third_party_widget: 'defer', mcp__github__get_issue: 'defer', mcp__github__create_issue: 'defer', read: 'inject', write: 'inject', edit: 'inject' },
+      tools: { grep: 'inject', bash: 'inject', ask_user_question: 'inject', todo_write: 'hidden', plugin_manager: 'hidden', cordis_inspect: 'hidden', lsp: 'inject', third_party_widget: 'defer', mcp__github__get_issue: 'defer', mcp__github__create_issue: 'defer', read: 'inject', write: 'inject', edit: 'inject' },
     });
     await host.run('load', [{ tools: [{ id: 'c1', name: 'tool_search', input: { query: 'get_issue' } }] }, { text: 'ok' }]);
     expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json.tools.mcp__github__get_issue).toBe('loaded');
     const switched = await call(base, 'POST', '/session-context-config/api/session', { body: JSON.stringify({ id: 'session-1', profile: 'minimal' }) });
-    expect([switched.status, switched.json.profile, switched.json.tools.ask_user, switched.json.tools.mcp__github__get_issue]).toEqual([200, 'minimal', 'hidden', 'hidden']);
+    expect([switched.status, switched.json.profile, switched.json.tools.ask_user_question, switched.json.tools.mcp__github__get_issue]).toEqual([200, 'minimal', 'hidden', 'hidden']);
     const file = JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8'));
     expect([file.sessions, file.lastUsedId]).toEqual([{ 'session-1': 'minimal' }, 'minimal']);
     await host.run('after', reply);
@@ -99,8 +99,8 @@ describe('routes (CP-37)', () => {
     const { base } = await serve();
     const preview = await call(base, 'GET', '/session-context-config/api/preview?id=session-1&profile=full');
     expect(preview.json).toEqual({
-      inject: ['read', 'write', 'edit', 'grep', 'bash', 'ask_user', 'lsp'],
-      defer: ['plan', 'plugin_manager', 'cordis_inspect', 'third_party_widget', 'mcp__github__get_issue', 'mcp__github__create_issue'],
+      inject: ['read', 'write', 'edit', 'grep', 'bash', 'ask_user_question', 'lsp'],
+      defer: ['todo_write', 'plugin_manager', 'cordis_inspect', 'third_party_widget', 'mcp__github__get_issue', 'mcp__github__create_issue'],
       hidden: [],
     });
     expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json.profile).toBe('lean');

@@ -81,8 +81,8 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
       // CP-UI-05: state and token chips; an override tooltip only where a group decides.
       expect(await tid('state-grep').textContent()).toBe('开启');
       expect(await tid('state-grep').getAttribute('title')).toBeNull();
-      expect(await tid('state-plan').textContent()).toBe('隐藏');
-      expect(await tid('state-plan').getAttribute('title')).toBe('生效:隐藏 / 本行选择:开启');
+      expect(await tid('state-todo_write').textContent()).toBe('隐藏');
+      expect(await tid('state-todo_write').getAttribute('title')).toBe('生效:隐藏 / 本行选择:开启');
       expect(await tid('state-mcp__github__get_issue').textContent()).toBe('延迟');
       expect(await tid('state-grep').evaluate((e) => getComputedStyle(e).color)).toBe('rgb(26, 127, 55)');
       expect(await tid('state-mcp__github__get_issue').evaluate((e) => getComputedStyle(e).borderTopStyle)).toBe('solid');

@@ -28,7 +28,7 @@ function deployment(host: TestHost, persona = true): void {
   prompt.section({ name: 'harness:identity', order: -1000, text: 'IDENTITY' });
   if (persona) prompt.section({ name: 'deployment:persona-prefix', order: 0, text: 'DEPLOY PREFIX' });
   prompt.section({ name: 'tool:grep', order: 150, text: 'GREP GUIDE' });
-  prompt.section({ name: 'tool:plan', order: 151, text: 'PLAN GUIDE' });
+  prompt.section({ name: 'tool:todo_write', order: 151, text: 'PLAN GUIDE' });
   prompt.section({ name: 'tool:third_party_widget', order: 152, text: 'WIDGET GUIDE' });
   prompt.section({ name: 'harness:source', order: 500, text: 'SOURCE' });
   prompt.section({ name: 'brand-new:section', order: 600, text: 'NEW' });
@@ -93,7 +93,7 @@ describe('sections and guidance (CP-12, CP-19, CP-20, CP-21)', () => {
       p.sections = { 'harness:identity': false };
     }));
     expect(await profiles.fullSections('session-1')).toEqual([
-      'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:plan', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
+      'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:todo_write', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
       ...ADDITIONAL_RULES.slice(0, 3).map((r) => r.section),
     ]);
     const after = await host.agent.ctx.systemPrompt.assemble({ agent: host.agent, scope: host.agent });
@@ -157,11 +157,11 @@ describe('additional rules (CP-17, CP-22..CP-24)', () => {
       p.prompt.prefix = { enabled: false, override: false, text: '' };
     }), { subagent: true });
     expect(sections).toEqual([
-      'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:plan', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
+      'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:todo_write', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
       ...ADDITIONAL_RULES.slice(0, 3).map((r) => r.section),
     ]);
     expect(contexts).toEqual(['working-directory:current', 'harness:source', 'custom:unknown', 'session-context-config:environment']);
-    expect(host.requests[0]!.tools.map((t) => t.name)).toContain('plan');
+    expect(host.requests[0]!.tools.map((t) => t.name)).toContain('todo_write');
   });
 
   it('CP-24 a baseline change applies from the next new session only', async () => {
@@ -210,7 +210,7 @@ describe('tool guidance across a switch (CP-12, CP-15)', () => {
     profiles.choose('session-1', 'full');
     await host.run('switched', reply);
     expect(host.requests[2]!.system).not.toContain('PLAN GUIDE');
-    expect(host.requests[2]!.tools.find((t) => t.name === 'plan')!.description).toBe('Record a plan of steps.');
+    expect(host.requests[2]!.tools.find((t) => t.name === 'todo_write')!.description).toBe('Record a plan of steps.');
     host.ctx.tools.register(tool('mcp__x__y', 'Y.'));
     expect(profiles.session('session-1').tools.mcp__x__y).toBe('defer');
   });
