@@ -105,6 +105,10 @@ export class Profiles {
       profile = this.store.profile(id);
       if (profile === undefined) this.ctx.logger.warn('context-profiles: session %s names profile "%s", which does not exist; the session is left unprocessed', agent.id, id);
       else this.#record(agent.id, id);
+    } else {
+      // CP-14/CP-15: `none` is recorded too, so a session started unprocessed stays so when the user
+      // later picks a default profile (its channels are not filtered, a resume does not adopt it).
+      this.#record(agent.id, NONE);
     }
     const tools = new SessionTools(this.ctx, agent, profile);
     const root: Root = { agent, tools, undoShadows: profile !== undefined ? registerShadows(agent, profile) : () => {} };

@@ -120,12 +120,26 @@ describe('placeholder size on a realistic tool set (CP-09, informative 12,889 â†
 });
 
 describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
-  it('CP-13 lastUsedId "none" leaves the session unprocessed; no record is written', async () => {
+  it('CP-13 CP-14 lastUsedId "none" leaves the session unprocessed and records "none" for it', async () => {
     const dir = homeWith('none');
     const { host } = mountHost(dir, { tools: hostTools() });
     await host.run('hi', reply);
     expect(names(host.requests[0]!.tools)).toEqual(['read', 'write', 'edit', 'run_code', ...hostTools().map((t) => t.name)]);
-    expect(JSON.parse(readFileSync(join(dir, 'session-context-config.json'), 'utf8')).sessions).toEqual({});
+    expect(JSON.parse(readFileSync(join(dir, 'session-context-config.json'), 'utf8')).sessions).toEqual({ 'session-1': 'none' });
+  });
+
+  it('CP-14 CP-15 a session started under "none" is not adopted by a default chosen later: after a resume it is still unprocessed', async () => {
+    const dir = homeWith('none');
+    const { host, profiles } = mountHost(dir, { tools: hostTools() });
+    await host.run('hi', reply);
+    profiles.store.save({ lastUsedId: 'minimal' });
+    await host.resume();
+    await host.run('again', reply);
+    expect(names(host.requests[1]!.tools)).toEqual(names(host.requests[0]!.tools));
+    const { host: fresh } = mountHost(dir, { tools: hostTools(), sessionId: 'session-2' });
+    await fresh.run('hi', reply);
+    expect(names(fresh.requests[0]!.tools)).toEqual(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'lsp']);
+    expect(JSON.parse(readFileSync(join(dir, 'session-context-config.json'), 'utf8')).sessions).toEqual({ 'session-1': 'none', 'session-2': 'minimal' });
   });
 
   it('CP-13 CP-14 the session record wins over lastUsedId, is written once, and a resumed session keeps it', async () => {
