@@ -86,6 +86,8 @@ export const HostService = {
   llm: 'llm',
   /** DSH's web server (`@deepseek-ai/dsh-host-webserver`): `register({ kind, path, handler })`, see http.ts. Mounted only by profiles with a web surface, possibly after our plugins. */
   webServer: 'webServer',
+  /** DSH's agent-preset roster (web profile): `composedPreset(agent.ctx)`, `read(id)`. */
+  agentPresets: 'agentPresets',
   /** The agent's default model selection (`currentSelection()`), the route a plugin's own model calls use. */
   agentDefaultModel: 'agentDefaultModel',
 } as const;
@@ -97,8 +99,10 @@ export const FILE_TOOL_NAMES: readonly string[] = [FileToolName.read, FileToolNa
 /** The Code Mode tool; `register` refuses this name for anyone but the host. */
 export const CODE_MODE_TOOL = 'run_code';
 
-/** Row id and plugin name of DSH's built-in instruction loader in the base bundle (contract §11). */
+/** Row id of DSH's built-in instruction loader in the base bundle and in the stock agent presets (contract §11). */
 export const BUILTIN_INSTRUCTIONS_ROW = 'agent-instructions';
+/** The package (plugin `name` in a row) of DSH's built-in instruction loader. */
+export const BUILTIN_INSTRUCTIONS_PLUGIN = '@deepseek-ai/dsh-agent-instructions';
 
 /** Message source kinds DSH itself produces (plugins add their own kinds). */
 export const SourceKind = { user: 'user', plugin: 'plugin', model: 'model', tool: 'tool' } as const;

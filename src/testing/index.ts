@@ -31,7 +31,7 @@ export type { SpillOptions } from './spill.js';
 export { TestWebServer } from './http.js';
 export { ServiceTable } from './services.js';
 export { createDshHost, DshHost } from './real-dsh/host.js';
-export type { DshHostOptions, DshRow, DshTurn, HeadlessRun } from './real-dsh/host.js';
+export type { DshHostOptions, DshRow, DshSession, DshTurn, HeadlessRun } from './real-dsh/host.js';
 export { ensureRealDsh, PINNED_DSH_DIR, PINNED_DSH_VERSION } from './real-dsh/install.js';
 export type { RealDsh } from './real-dsh/install.js';
 export { ScriptedChatServer, AUXILIARY_ANSWER } from './real-dsh/chat-server.js';

@@ -35,9 +35,12 @@ export function conversation(host: DshHost, request: ChatRequest): unknown[] {
   return request.messages.filter((m) => m.role !== 'system').map((m) => JSON.parse(JSON.stringify(m).replaceAll(host.root, '<root>')) as unknown);
 }
 
-/** Every request of a host, normalized as `conversation` does, with the system prompt kept (paths replaced). */
+/** Loopback URLs carry the port the OS chose for this run (DSH's web server). */
+const LOOPBACK_PORT = /127\.0\.0\.1:\d+/g;
+
+/** Every request of a host with the temporary root as `<root>` and loopback ports as `<port>`; the system prompt kept. */
 export function normalizedRequests(host: DshHost): unknown[] {
-  return host.requests.map((r) => JSON.parse(JSON.stringify(r).replaceAll(host.root, '<root>')) as unknown);
+  return host.requests.map((r) => JSON.parse(JSON.stringify(r).replaceAll(host.root, '<root>').replace(LOOPBACK_PORT, '127.0.0.1:<port>')) as unknown);
 }
 
 /**
@@ -62,6 +65,7 @@ export function normalizedLog(host: DshHost): string[] {
   const ids = new Map<string, string>();
   return host.sessionLog().map((line) => line
     .replaceAll(host.root, '<root>')
+    .replace(LOOPBACK_PORT, '127.0.0.1:<port>')
     .replace(UUID, (id) => ids.get(id) ?? (ids.set(id, `<id-${ids.size + 1}>`), ids.get(id)!))
     .replace(/"(time|createdAt|startedAt|endedAt|durationMs|elapsedMs)":\d+/g, '"$1":0'));
 }

@@ -6,6 +6,7 @@ import { hostRuntime, HostEvent, type Context, type PreStepDecision, type PreSte
 import { Composer, syncInbox } from './compose.js';
 import { Config, resolveConfig } from './config.js';
 import { isInstructionMessage, samePayload } from './state.js';
+import { PresetLoaders } from './presets.js';
 import { REFRESH_FAILED, Touches } from './touches.js';
 
 export { Config };
@@ -23,7 +24,8 @@ export function apply(ctx: Context, config: Config): void {
   const resolved = resolveConfig(config, hostRuntime(ctx));
   const composer = new Composer(ctx, resolved);
   const lifetime = new AbortController();
-  const touches = new Touches(ctx, composer, lifetime.signal);
+  const presets = new PresetLoaders(ctx);
+  const touches = new Touches(ctx, composer, lifetime.signal, (agent) => presets.knownAside(agent));
   ctx.effect(() => () => lifetime.abort(new Error(`${name} unloaded`)), `${name}: abort projections`);
 
   ctx.on(HostEvent.toolsResult, (exec: ToolExecution, result: ToolExecutionResult) => touches.onResult(exec, result));
@@ -33,6 +35,7 @@ export function apply(ctx: Context, config: Config): void {
     // Compose against the surface as it is after everything inside us ran (contract §1.3).
     const decision = await next();
     const { agent, messages, step, signal } = event;
+    if (await presets.standsAside(agent)) return decision;
     // A rejected or empty first step drops the claimed batch (contract §6): what it carried is gone,
     // so it must not count as supplied, and the context is composed again to stay queued (WC-33).
     const queued = decision.kind === 'reject' || (step === 1 && decision.messages.length === 0);

@@ -31,6 +31,8 @@ export class Touches {
     private readonly composer: Composer,
     /** Aborts when the plugin unloads. */
     private readonly lifetime: AbortSignal,
+    /** Agents whose own preset mounts DSH's loader (presets.ts): their touches are not ours. */
+    private readonly asideFor: (agent: Agent) => boolean = () => false,
   ) {}
 
   /** `tools/result`: records a touch, stashing nested ones until the outermost result. */
@@ -49,7 +51,7 @@ export class Touches {
       return;
     }
     // The outermost result releases its stash even when it is an error (contract §7.4).
-    if (agent === undefined || paths.length === 0 || exec.signal.aborted) return;
+    if (agent === undefined || paths.length === 0 || exec.signal.aborted || this.asideFor(agent)) return;
     const batch: Batch = { agent, paths };
     if (isStepOpen(agent.session)) this.#stage(batch);
     else this.#project(batch);

@@ -88,7 +88,7 @@ export function apply(ctx: Any, config: DriverConfig): void {
         return;
       }
       case 'events':
-        send({ op: 'done', id: order.id, value: { header: agent.session.header, events: agent.session.events } });
+        send({ op: 'done', id: order.id, value: { header: agent.session.header, events: agent.session.events, surface: agent.session.surface.nodes } });
         return;
       case 'exit':
         await ctx.sessions.flush(agent.session);

@@ -28,11 +28,6 @@ export interface DshHostOptions {
   readonly packages?: readonly string[];
   /** The profile to boot; default `headless`. */
   readonly profile?: string;
-  /**
-   * Arguments for the profile's app after `--profile <p>` on every boot (`run`, `headless`,
-   * `dumpConfig`), e.g. `['--port', '0', '--no-open']` for `web` (its server then binds a free port).
-   */
-  readonly args?: readonly string[];
   /** The agent preset a new session joins where the profile has a preset roster (`web`); default the roster's. */
   readonly agentPreset?: string;
   /** Files of the workspace, by path relative to it. */
@@ -43,6 +38,8 @@ export interface DshHostOptions {
   readonly git?: boolean;
   /** Files of the user's home, by path relative to it (e.g. `.dsh/AGENTS.md`). */
   readonly homeFiles?: Readonly<Record<string, string>>;
+  /** Arguments for the booted profile's app after the launcher's flags (e.g. `['--no-open', '--port', '0']` for web). */
+  readonly args?: readonly string[];
   /** Extra environment for every DSH process. */
   readonly env?: Readonly<Record<string, string>>;
   /** Keep the temporary directory after `close()` (to look at it). */
@@ -65,6 +62,14 @@ export interface DshTurn {
   readonly events: readonly SessionEvent[];
   /** The agent-step requests the model received during the turn. */
   readonly requests: readonly ChatRequest[];
+}
+
+/** A live session's state, read from DSH. */
+export interface DshSession {
+  readonly header: SessionHeader;
+  readonly events: readonly SessionEvent[];
+  /** `session.surface.nodes`: the seqs of the model-visible events, in order. */
+  readonly surface: readonly number[];
 }
 
 /** What a one-shot `dsh --profile headless "<task>"` printed. */
@@ -218,7 +223,7 @@ export class DshHost {
    */
   async dumpConfig(): Promise<string> {
     await this.install();
-    const result = this.#dsh(['--profile', this.profile, '--dump-config', ...(this.#options.args ?? [])], this.cwd);
+    const result = this.#dsh(['--profile', this.profile, '--dump-config'], this.cwd);
     this.stderr += result.stderr;
     if (result.code !== 0) throw new Error(`dsh --dump-config failed (exit ${result.code}):\n${result.stderr}`);
     return result.stdout;
@@ -248,12 +253,12 @@ export class DshHost {
   }
 
   /**
-   * The live session's header and every event (from the running DSH process).
-   * @returns the header and the events, as DSH holds them.
+   * The live session as the running DSH process holds it.
+   * @returns the header, every event, and the surface (the seqs of the visible nodes, in order).
    */
-  async session(): Promise<{ header: SessionHeader; events: readonly SessionEvent[] }> {
+  async session(): Promise<DshSession> {
     const process = await this.#start();
-    return (await process.order({ op: 'events', id: ++this.#orders }, this.#timeout)) as { header: SessionHeader; events: readonly SessionEvent[] };
+    return (await process.order({ op: 'events', id: ++this.#orders }, this.#timeout)) as DshSession;
   }
 
   /**
@@ -295,7 +300,7 @@ export class DshHost {
   async headless(task: string, script: readonly ChatScript[]): Promise<HeadlessRun> {
     await this.install();
     this.#model.load(script);
-    const result = await this.#dshAsync(['--profile', this.profile, ...(this.#options.args ?? []), task], this.cwd);
+    const result = await this.#dshAsync(['--profile', this.profile, task], this.cwd);
     const errors = [...this.#model.errors];
     const left = this.#model.remaining;
     this.#model.reset();
@@ -409,13 +414,15 @@ export class DshHost {
     const driver = join(this.profileDir, 'dsh-test-driver.mjs');
     copyFileSync(compiledAsset('driver-plugin.js'), driver);
     const patch = join(this.root, 'driver.cordis.patch.yml');
+    // The driver takes the one-shot runner's place in the headless profile; other profiles keep their app.
+    const oneShot = this.profile === 'headless' ? [{ id: 'headless-runner', disabled: true }, { id: 'headless-startup', disabled: true }] : [];
     writeFileSync(patch, stringify([
-      { id: 'headless-runner', disabled: true },
-      { id: 'headless-startup', disabled: true },
+      ...oneShot,
       { insert: [{ id: 'dsh-test-driver', name: driver, config: { sessionId: this.#sessionId, resume, cwd: this.cwd, ...(this.#options.agentPreset !== undefined ? { agentPreset: this.#options.agentPreset } : {}) } }] },
     ]));
     const { dsh } = this.#options;
-    const child = spawn(dsh.node, [dsh.dshEntry, '--profile', this.profile, '--patch', patch, ...(this.#options.args ?? [])], { cwd: this.cwd, env: this.#env(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const args = [dsh.dshEntry, '--profile', this.profile, '--patch', patch, ...(this.#options.args ?? [])];
+    const child = spawn(dsh.node, args, { cwd: this.cwd, env: this.#env(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     const running = new DriverProcess(child, () => this.stderr);
