@@ -1,0 +1,213 @@
+// context-profiles in real DSH 0.1.0-rc.8, installed from our packed tarball with `dsh plugin add`:
+// the tool groups of every stock profile's tools, listed from DSH itself; deferral and tool_search
+// under full, lean and minimal; the panel and API served by DSH's own web server (opened in headless
+// Chromium, a profile edited and saved, the next session using it); translation through DSH's llm
+// service; the state file shared by DSH processes and `dsh-context profiles serve`.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinProfiles, type Profile } from '../../src/plugins/context-profiles/index.js';
+import { TOOL_SEARCH } from '../../src/plugins/context-profiles/placeholders.js';
+import { firstSentence, groupOf } from '../../src/plugins/context-profiles/resolve.js';
+import { TRANSLATE_SYSTEM } from '../../src/plugins/context-profiles/translate.js';
+import type { ChatRequest, DshHost } from '../../src/testing/index.js';
+import { dshHost, stderrOf } from './support.js';
+
+const STATE = 'session-context-config.json';
+const WEB = { profile: 'web', args: ['--no-open', '--port', '0'] } as const;
+
+/** Writes the state file into the host's DSH home: the built-ins (edited), `lastUsedId`, sessions. */
+function writeState(host: DshHost, lastUsedId: string, edit: (profiles: Profile[]) => void = () => {}, sessions: Record<string, string> = {}): void {
+  const profiles = builtinProfiles();
+  edit(profiles);
+  host.write(STATE, `${JSON.stringify({ version: 4, lastUsedId, profiles, sessions }, null, 2)}\n`, host.dshHome);
+}
+
+function readState(host: DshHost): { lastUsedId: string; profiles: Profile[]; sessions: Record<string, string> } {
+  return JSON.parse(readFileSync(join(host.dshHome, STATE), 'utf8')) as never;
+}
+
+const names = (request: ChatRequest): string[] => (request.tools ?? []).map((t) => t.function.name);
+const toolOf = (request: ChatRequest, name: string) => request.tools!.find((t) => t.function.name === name)!.function;
+/** The text of the last tool result a request carries. */
+const lastResult = (request: ChatRequest): string => String(request.messages.filter((m) => m.role === 'tool').at(-1)!.content);
+
+/** The tool names Code Mode declares to the model (the `code` preset sends `run_code` only): DSH's `interface ToolArgsMap` in the system prompt. */
+function sdkTools(request: ChatRequest): string[] {
+  const system = String(request.messages[0]!.content);
+  const body = system.slice(system.indexOf('interface ToolArgsMap {\n'), system.indexOf('\n}\n', system.indexOf('interface ToolArgsMap {\n')));
+  return body.split('\n').flatMap((line) => /^ {2}([a-z_][a-z0-9_]*): /.exec(line)?.[1] ?? []).sort();
+}
+
+/**
+ * CP-04: the group the seed intends for each tool rc.8's stock profiles register, written out here
+ * (not read from the package's table) so the test says what the groups mean.
+ */
+const INTENDED: Readonly<Record<string, string>> = {
+  read: 'files', write: 'files', edit: 'files', read_image: 'files', str_replace_editor: 'files',
+  glob: 'search', grep: 'search',
+  bash: 'terminal', job_list: 'terminal', job_output: 'terminal', job_kill: 'terminal',
+  ask_user_question: 'interaction',
+  skill: 'skills', web_search: 'skills',
+  subagent: 'collaboration', subagent_fork: 'collaboration', send_message: 'collaboration', interrupt_agent: 'collaboration', list_agents: 'collaboration',
+  todo_write: 'orchestration', exit_plan_mode: 'orchestration', workflow: 'orchestration', ralph: 'orchestration',
+  create_goal: 'goal', get_goal: 'goal', update_goal: 'goal',
+  cordis_define: 'plugin-dev', cordis_inspect_list: 'plugin-dev', cordis_inspect_query: 'plugin-dev', cordis_inspect_self: 'plugin-dev', cordis_run: 'plugin-dev', cordis_stop: 'plugin-dev', cordis_undefine: 'plugin-dev',
+};
+
+const HEADLESS_TOOLS = ['bash', 'create_goal', 'edit', 'exit_plan_mode', 'get_goal', 'glob', 'grep', 'interrupt_agent', 'job_kill', 'job_list', 'job_output', 'list_agents', 'ralph', 'read', 'read_image', 'send_message', 'skill', 'str_replace_editor', 'subagent', 'subagent_fork', 'todo_write', 'update_goal', 'web_search', 'workflow', 'write'];
+const STANDARD_TOOLS = ['ask_user_question', ...HEADLESS_TOOLS.filter((t) => t !== 'str_replace_editor')].sort();
+
+describe('tool groups of DSH’s stock profiles (CP-04)', () => {
+  it('CP-04 every tool the headless profile and the web presets (standard, code, minimal, cordis) register is in its intended group', async () => {
+    const lists: Record<string, string[]> = {};
+    const stock = dshHost({ packages: [] });
+    await stock.run('hi', [{ text: 'hi' }]);
+    lists.headless = names(stock.requests[0]!);
+    for (const preset of ['standard', 'code', 'minimal', 'cordis']) {
+      const web = dshHost({ packages: [], ...WEB, agentPreset: preset });
+      await web.run('hi', [{ text: 'hi' }]);
+      lists[preset] = preset === 'code' ? sdkTools(web.requests[0]!) : names(web.requests[0]!);
+      if (preset === 'code') expect(names(web.requests[0]!)).toEqual(['run_code']);
+      expect(stderrOf(web)).toBe('');
+    }
+    // A DSH upgrade that adds or renames a tool fails here, not as a silent "other".
+    expect(lists).toEqual({
+      headless: HEADLESS_TOOLS,
+      standard: STANDARD_TOOLS,
+      code: STANDARD_TOOLS,
+      minimal: ['bash', 'str_replace_editor'],
+      cordis: [...STANDARD_TOOLS, 'cordis_define', 'cordis_inspect_list', 'cordis_inspect_query', 'cordis_inspect_self', 'cordis_run', 'cordis_stop', 'cordis_undefine'].sort(),
+    });
+    const all = [...new Set(Object.values(lists).flat())].sort();
+    expect(Object.fromEntries(all.map((name) => [name, groupOf({ name, description: '', parameters: {} })]))).toEqual(Object.fromEntries(all.map((name) => [name, INTENDED[name]])));
+    expect(stderrOf(stock)).toBe('');
+  });
+});
+
+describe('deferral and tool_search in real DSH (CP-05, CP-08..CP-10)', () => {
+  it('CP-05 CP-09 CP-10 full defers orchestration and goal behind placeholders; tool_search returns their definitions; a deferred tool still runs', async () => {
+    const host = dshHost().use('context-profiles');
+    writeState(host, 'none');
+    await host.run('stock', [{ text: 'ok' }]);
+    const stock = host.requests[0]!;
+    await host.newSession();
+    writeState(host, 'full');
+    const deferred = ['todo_write', 'exit_plan_mode', 'workflow', 'ralph', 'create_goal', 'get_goal', 'update_goal'];
+    const turn = await host.run('defer', [
+      { tools: [{ name: TOOL_SEARCH, input: { query: 'goal' } }] },
+      { tools: [{ name: 'get_goal', input: {} }] },
+      { text: 'done' },
+    ]);
+    const [first, second, third] = turn.requests;
+    expect(names(first!)).toEqual([...names(stock), TOOL_SEARCH].sort());
+    for (const name of names(stock)) {
+      const full = toolOf(stock, name);
+      const sent = toolOf(first!, name);
+      if (deferred.includes(name)) expect([name, sent.description]).toEqual([name, firstSentence(full.description!)]);
+      else expect([name, sent]).toEqual([name, full]);
+    }
+    // CP-10: the definitions come back as a tool result; the tools array is the same at every step.
+    const found = JSON.parse(lastResult(second!)) as { name: string; description: string; parameters: unknown }[];
+    expect(found.sort((a, b) => a.name.localeCompare(b.name))).toEqual(['create_goal', 'get_goal', 'update_goal'].map((name) => ({ name, description: toolOf(stock, name).description, parameters: toolOf(stock, name).parameters })));
+    expect([names(second!), names(third!)]).toEqual([names(first!), names(first!)]);
+    expect(lastResult(third!)).not.toContain('unknown tool');
+    const chars = (request: ChatRequest) => JSON.stringify(request.tools).length;
+    expect(chars(first!)).toBeLessThan(chars(stock));
+    expect(readState(host).sessions).toEqual({ [host.sessionId!]: 'full' });
+    expect(stderrOf(host)).toBe('');
+  });
+
+  it('CP-05 CP-08 lean hides orchestration and goal, minimal also skills and collaboration: no schema sent, a call is an unknown tool, no tool_search', async () => {
+    const host = dshHost().use('context-profiles');
+    const sent: Record<string, string[]> = {};
+    for (const profile of ['lean', 'minimal']) {
+      await host.newSession();
+      writeState(host, profile);
+      const turn = await host.run('hidden', [{ tools: [{ name: 'todo_write', input: { todos: [] } }] }, { text: 'done' }]);
+      sent[profile] = names(turn.requests[0]!);
+      expect(lastResult(turn.requests[1]!)).toContain('unknown tool "todo_write"');
+    }
+    expect(sent).toEqual({
+      lean: ['bash', 'edit', 'glob', 'grep', 'interrupt_agent', 'job_kill', 'job_list', 'job_output', 'list_agents', 'read', 'read_image', 'send_message', 'skill', 'str_replace_editor', 'subagent', 'subagent_fork', 'web_search', 'write'],
+      minimal: ['bash', 'edit', 'glob', 'grep', 'job_kill', 'job_list', 'job_output', 'read', 'read_image', 'str_replace_editor', 'write'],
+    });
+    expect(stderrOf(host)).toBe('');
+  });
+});
+
+describe('the panel and API on DSH’s web server (CP-37, CP-38, CP-UI)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: process.env.DSH_TEST_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('CP-37 CP-UI-05 the page from DSH’s own server lists the preset’s tools; a profile edited and saved there is what the next session gets', async () => {
+    const host = dshHost({ ...WEB }).use('context-profiles');
+    writeState(host, 'lean');
+    await host.run('first', [{ text: 'one' }]);
+    // The web preset composes the tools in its own scope: lean still hides orchestration and goal.
+    expect(names(host.requests[0]!)).toEqual(STANDARD_TOOLS.filter((t) => !['todo_write', 'exit_plan_mode', 'workflow', 'ralph', 'create_goal', 'get_goal', 'update_goal'].includes(t)));
+    const session = await (await fetch(`${host.webUrl}/session-context-config/api/session?id=${host.sessionId}`)).json() as { profile: string; tools: Record<string, string> };
+    expect([session.profile, session.tools.bash, session.tools.todo_write, Object.keys(session.tools).sort()]).toEqual(['lean', 'inject', 'hidden', STANDARD_TOOLS]);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${host.webUrl}/session-context-config/?id=${host.sessionId}`);
+      const tid = (id: string) => page.locator(`[data-testid="${id}"]`);
+      await tid('card-tools').waitFor();
+      expect(await tid('state-todo_write').textContent()).toBe('隐藏');
+      expect(await tid('state-bash').textContent()).toBe('开启');
+      await tid('tool-bash').selectOption('defer');
+      await tid('section-app:web-surface').uncheck();
+      await tid('save').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="status"]')?.textContent === '已保存');
+      expect(await tid('state-bash').textContent()).toBe('延迟');
+    } finally {
+      await page.close();
+    }
+    const lean = readState(host).profiles.find((p) => p.id === 'lean')!;
+    expect([lean.tools, lean.sections, readState(host).sessions]).toEqual([{ bash: 'defer' }, { 'app:web-surface': false }, { [host.sessionId!]: 'lean' }]);
+    const bash = toolOf(host.requests[0]!, 'bash');
+    expect(String(host.requests[0]!.messages[0]!.content)).toContain('DeepSeek Harness Web GUI');
+    await host.newSession();
+    await host.run('second', [{ text: 'two' }]);
+    const next = host.requests.at(-1)!;
+    expect(toolOf(next, 'bash').description).toBe(firstSentence(bash.description!));
+    expect(names(next)).toContain(TOOL_SEARCH);
+    expect(String(next.messages[0]!.content)).not.toContain('DeepSeek Harness Web GUI');
+    expect(stderrOf(host)).toBe('');
+  });
+
+  it('CP-37 CP-36 POST /translate goes through DSH’s llm service on the default model: one auxiliary request, cached, nothing in the session', async () => {
+    const host = dshHost({ ...WEB }).use('context-profiles');
+    await host.run('hi', [{ text: 'ok' }]);
+    const before = (await host.session()).events.length;
+    const titles = host.auxiliaryRequests.length;
+    const post = () => fetch(`${host.webUrl}/session-context-config/api/translate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Read a file.' }) }).then((r) => r.json());
+    expect(await post()).toEqual({ ok: true, zh: 'Scripted session' });
+    expect(await post()).toEqual({ ok: true, zh: 'Scripted session' });
+    const calls = host.auxiliaryRequests.slice(titles);
+    expect(calls.map((r) => [r.model, r.messages])).toEqual([[host.requests[0]!.model, [{ role: 'system', content: TRANSLATE_SYSTEM }, { role: 'user', content: 'Read a file.' }]]]);
+    expect(JSON.parse(readFileSync(join(host.dshHome, 'session-context-config-translations.json'), 'utf8'))).toEqual({ 'Read a file.': 'Scripted session' });
+    expect((await host.session()).events.length).toBe(before);
+    expect(stderrOf(host)).toBe('');
+  });
+
+  it('CP-38 DSH’s server hands every path under the prefix to the plugin, which refuses a foreign Host and a cross-site request', async () => {
+    const host = dshHost({ ...WEB }).use('context-profiles');
+    await host.start();
+    const url = `${host.webUrl}/session-context-config/api/state`;
+    expect((await fetch(url)).status).toBe(200);
+    expect((await fetch(url, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    expect((await fetch(`${host.webUrl}/session-context-config/nope`)).status).toBe(404);
+    const post = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    expect(post.status).toBe(415);
+    expect(stderrOf(host)).toBe('');
+  });
+});
+
