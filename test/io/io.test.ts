@@ -1,0 +1,235 @@
+// The one atomic write, lock and queue (style guide 15; issue 18 item 3): the same steps run
+// synchronously and asynchronously, a failure at any operation leaves the old bytes and no
+// temporary file, a killed writer's temporary files go with the next write, an abandoned lock is
+// recovered, a held one is waited for, and several processes updating one file lose nothing.
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  KeyedQueue, LockTimeoutError, lockPathFor, nodeFileOps, nodeFileOpsSync, runAsync, runSync, stage, settle, tempName, updateFile, updateFileSync,
+  withLock, withLockSync, writeAtomic, type AsyncFileOps, type FileOps, type SyncFileOps,
+} from '../../src/io/index.js';
+import { built, runScript } from '../support/processes.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'io-test-'));
+  made.push(dir);
+  return dir;
+};
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (data: Uint8Array | undefined) => (data === undefined ? undefined : new TextDecoder().decode(data));
+const read = (path: string) => readFileSync(path, 'utf8');
+const names = (dir: string) => readdirSync(dir).sort();
+
+type Op = keyof FileOps;
+/** `ops` with the next matching call of an operation failing once, and every call recorded. */
+function faulty<O extends FileOps>(ops: O) {
+  const faults: { op: Op; when: (arg: string) => boolean }[] = [];
+  const calls: [Op, string][] = [];
+  const wrapped = Object.fromEntries((Object.keys(ops) as Op[]).map((op) => [op, (...args: unknown[]) => {
+    calls.push([op, String(args[0])]);
+    const i = faults.findIndex((f) => f.op === op && f.when(String(args[0])));
+    if (i >= 0) {
+      faults.splice(i, 1);
+      throw Object.assign(new Error(`injected ${op} failure`), { code: 'EIO' });
+    }
+    return (ops[op] as (...a: unknown[]) => unknown)(...args);
+  }])) as unknown as O;
+  return { ops: wrapped, calls, fail: (op: Op, when: (arg: string) => boolean = () => true) => void faults.push({ op, when }) };
+}
+
+describe('the steps run sync and async', () => {
+  it('runSync and runAsync give the same result and the same thrown error; a promise in runSync is refused', async () => {
+    function* steps(ops: FileOps, path: string) {
+      yield* writeAtomic(ops, path, bytes('x'));
+      return text((yield* settle(ops.readPrefix(path, 10))).bytes);
+    }
+    const dir = tempDir();
+    expect(runSync(steps(nodeFileOpsSync, join(dir, 'a')))).toBe('x');
+    expect(await runAsync(steps(nodeFileOps, join(dir, 'b')))).toBe('x');
+    expect(() => runSync(steps(nodeFileOpsSync, join(dir, 'missing', 'c')))).toThrow(/ENOENT/);
+    await expect(runAsync(steps(nodeFileOps, join(dir, 'missing', 'c')))).rejects.toThrow(/ENOENT/);
+    expect(() => runSync(steps(nodeFileOps as unknown as FileOps, join(dir, 'd')))).toThrow('runSync: a file operation returned a promise; pass a synchronous port');
+  });
+});
+
+describe('atomic write (AM-25, CP-31)', () => {
+  for (const [mode, ops, run] of [['async', nodeFileOps, runAsync], ['sync', nodeFileOpsSync, runSync]] as const) {
+    it(`${mode}: a failure at each operation leaves the old bytes and no temporary file`, async () => {
+      for (const op of ['createExclusive', 'rename'] as const) {
+        const dir = tempDir();
+        const target = join(dir, 'state.json');
+        writeFileSync(target, 'old');
+        const f = faulty<FileOps>(ops);
+        f.fail(op);
+        await expect(Promise.resolve().then(() => run(writeAtomic(f.ops, target, bytes('new'))))).rejects.toThrow(`injected ${op} failure`);
+        expect([read(target), names(dir)]).toEqual(['old', ['state.json']]);
+        await run(writeAtomic(f.ops, target, bytes('new')));
+        expect([read(target), names(dir)]).toEqual(['new', ['state.json']]);
+      }
+    });
+  }
+
+  it('temporary names are hidden, keep a readable prefix of the target, and stay under 255 bytes for a 255-byte name', () => {
+    const long = `${'é'.repeat(125)}.md`;
+    const name = tempName(join('/x', long)).slice(3);
+    expect(name).toMatch(/^\.é{32}\.[0-9a-f]{12}\.tmp$/);
+    expect(Buffer.byteLength(name)).toBeLessThan(255);
+    expect(tempName('/x/MEMORY.md')).toMatch(/^\/x\/\.MEMORY\.md\.[0-9a-f]{12}\.tmp$/);
+  });
+
+  it('item 3: temporary files a killed writer left are removed by the next write of that file; other files\' are not', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'MEMORY.md');
+    const leftovers = [tempName(target), tempName(target)];
+    const other = tempName(join(dir, 'a.md'));
+    for (const path of [...leftovers, other]) writeFileSync(path, 'half');
+    writeFileSync(join(dir, '.MEMORY.md.notours.tmp'), 'kept');
+    await runAsync(writeAtomic(nodeFileOps, target, bytes('new')));
+    expect(names(dir)).toEqual(['.MEMORY.md.notours.tmp', other.slice(dir.length + 1), 'MEMORY.md'].sort());
+    const staged = await runAsync(stage(nodeFileOps, target, bytes('next')));
+    expect(names(dir)).toContain(staged.temp.slice(dir.length + 1));
+    expect(read(target)).toBe('new');
+  });
+});
+
+describe('the cross-process lock', () => {
+  it('a lock held by a live process is waited for, then the wait ends with an error naming the holder', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: hostname(), since: Date.now(), token: 'theirs' }));
+    const error = await withLock(nodeFileOps, lock, async () => 'never', { timeoutMs: 50 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect((error as Error).message).toMatch(new RegExp(`^${lock.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is held by process ${process.ppid} on ${hostname()}; waited \\d+ ms$`));
+    expect(() => withLockSync(nodeFileOpsSync, lock, () => 'never', { timeoutMs: 20 })).toThrow(LockTimeoutError);
+    expect(read(lock)).toContain('"theirs"');
+  });
+
+  it('item 3: a lock left by a process that died is taken over at once; one from another host once it is older than staleMs', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    const deadPid = 2 ** 30; // above any pid_max
+    writeFileSync(lock, JSON.stringify({ pid: deadPid, host: hostname(), since: Date.now(), token: 'dead' }));
+    expect(await withLock(nodeFileOps, lock, async () => read(lock), { timeoutMs: 1000 })).not.toContain('"dead"');
+    expect(names(dir)).toEqual([]);
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: 'elsewhere', since: Date.now() - 60_000, token: 'old' }));
+    expect(withLockSync(nodeFileOpsSync, lock, () => 'taken', { timeoutMs: 1000, staleMs: 30_000 })).toBe('taken');
+    writeFileSync(lock, 'garbage');
+    expect(await withLock(nodeFileOps, lock, async () => 'waited', { timeoutMs: 30 }).catch((e: unknown) => (e as Error).name)).toBe('LockTimeoutError');
+    expect(await withLock(nodeFileOps, lock, async () => 'aged out', { timeoutMs: 1000, staleMs: -1 })).toBe('aged out');
+    expect(names(dir)).toEqual([]);
+  });
+
+  it('item 3: a process killed while it holds the lock leaves the lock file, and the next process takes it over at once', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    const script = `
+      const { withLock, nodeFileOps } = await import(${JSON.stringify(built('io/index.js'))});
+      await withLock(nodeFileOps, process.argv[1], async () => process.kill(process.pid, 'SIGKILL'));
+    `;
+    const run = await runScript(script, [lock]);
+    expect(run.status).toBe(null);
+    expect(names(dir)).toEqual(['.f.lock']);
+    expect(await withLock(nodeFileOps, lock, async () => 'taken', { timeoutMs: 5000, staleMs: 60_000 })).toBe('taken');
+    expect(names(dir)).toEqual([]);
+  });
+
+  it('release removes only the holder\'s own lock; a failed task still releases it', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    await expect(withLock(nodeFileOps, lock, async () => {
+      throw new Error('task failed');
+    })).rejects.toThrow('task failed');
+    expect(names(dir)).toEqual([]);
+    await withLock(nodeFileOps, lock, async () => {
+      writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now(), token: 'someone else' }));
+    });
+    expect(read(lock)).toContain('someone else');
+  });
+
+  it('a synchronous wait for a lock an async task of this process holds throws at once instead of blocking forever', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    let inner: unknown;
+    await withLock(nodeFileOps, lock, async () => {
+      try {
+        withLockSync(nodeFileOpsSync, lock, () => 'no');
+      } catch (error) {
+        inner = error;
+      }
+    });
+    expect((inner as Error).message).toBe(`withLockSync: ${lock} is held by an async task of this process`);
+  });
+});
+
+describe('update under the lock', () => {
+  it('updateFile and updateFileSync read what is on disk now, apply the change, write atomically; undefined or equal bytes write nothing', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'sub', 'list.txt');
+    const append = (line: string) => (current: Uint8Array | undefined) => bytes(`${text(current) ?? ''}${line}\n`);
+    expect(await updateFile(nodeFileOps, path, append('a'))).toBe(true);
+    expect(updateFileSync(nodeFileOpsSync, path, append('b'))).toBe(true);
+    expect(await updateFile(nodeFileOps, path, () => undefined)).toBe(false);
+    expect(updateFileSync(nodeFileOpsSync, path, (current) => current)).toBe(false);
+    expect(read(path)).toBe('a\nb\n');
+    expect(names(join(dir, 'sub'))).toEqual(['list.txt']);
+  });
+
+  it('item 3: five processes appending 30 lines each to one file through updateFile lose no line', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'list.txt');
+    const script = `
+      const { updateFile, nodeFileOps } = await import(${JSON.stringify(built('io/index.js'))});
+      const [path, id] = process.argv.slice(1);
+      for (let i = 0; i < 30; i++) {
+        await updateFile(nodeFileOps, path, (current) => new TextEncoder().encode((current ? new TextDecoder().decode(current) : '') + id + '-' + i + '\\n'));
+      }
+    `;
+    const runs = await Promise.all([0, 1, 2, 3, 4].map((id) => runScript(script, [path, String(id)])));
+    expect(runs.map((r) => [r.status, r.stderr])).toEqual(runs.map(() => [0, '']));
+    const lines = read(path).trimEnd().split('\n');
+    expect(lines.sort()).toEqual([0, 1, 2, 3, 4].flatMap((id) => Array.from({ length: 30 }, (_, i) => `${id}-${i}`)).sort());
+    expect(names(dir)).toEqual(['list.txt']);
+  });
+});
+
+describe('the in-process queue', () => {
+  it('runs tasks of one key in order, keeps going after a failure, lets other keys overlap, and forgets idle keys', async () => {
+    const queue = new KeyedQueue<object>();
+    const a = {};
+    const b = {};
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const first = queue.run(a, async () => {
+      await gate;
+      order.push('a1');
+    });
+    const second = queue.run(a, () => {
+      order.push('a2');
+      throw new Error('a2 failed');
+    });
+    const third = queue.run(a, () => order.push('a3'));
+    await queue.run(b, () => order.push('b1'));
+    expect(order).toEqual(['b1']);
+    expect(queue.busy(a)).toBe(true);
+    release();
+    await first;
+    await expect(second).rejects.toThrow('a2 failed');
+    await third;
+    await queue.settled(a);
+    expect(order).toEqual(['b1', 'a1', 'a2', 'a3']);
+    expect([queue.busy(a), queue.busy(b)]).toEqual([false, false]);
+  });
+});
+
+// Keep the port types exercised by the type checker: a wrapped port is still a port.
+const _asyncPort: AsyncFileOps = nodeFileOps;
+const _syncPort: SyncFileOps = nodeFileOpsSync;
+void [_asyncPort, _syncPort];
