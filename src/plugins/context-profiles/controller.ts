@@ -99,6 +99,8 @@ export class Profiles {
       this.#facts.set(agent, renderFacts(facts));
     }));
     if (isSubagent(agent)) return;
+    // CP-13: the record or default as saved now (the panel may run in another process).
+    this.store.refresh();
     const id = this.store.profileIdFor(agent.id);
     let profile: Profile | undefined;
     if (id !== NONE) {
@@ -136,6 +138,7 @@ export class Profiles {
   async #channels(event: PreStepEvent, next: () => Promise<PreStepDecision>): Promise<PreStepDecision> {
     const decision = await next();
     if (decision.kind !== 'enter') return decision;
+    this.store.refresh();
     const id = this.store.profileIdFor(event.agent.id);
     const kinds = filteredKinds(id === NONE ? undefined : this.store.profile(id));
     if (kinds.size === 0) return decision;

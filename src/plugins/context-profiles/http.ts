@@ -97,11 +97,16 @@ function field(body: unknown, name: string): string {
   return value;
 }
 
-/** CP-37 GET /state: everything the panel renders. */
+/**
+ * CP-37 GET /state: everything the panel renders, from the file as it is now, with the revision a
+ * save names so that only what the panel changed is applied (store.ts), and what the last read of
+ * the file found (`load`: a file kept aside, migrated or refused, for the panel to say).
+ */
 async function snapshot(profiles: Profiles, sessionId: string | null) {
-  const { state, report } = profiles.store;
+  const { state, revision } = profiles.store.snapshot();
   return {
     version: state.version,
+    revision,
     lastUsedId: state.lastUsedId,
     profiles: state.profiles,
     baseline: state.baseline,
@@ -110,7 +115,7 @@ async function snapshot(profiles: Profiles, sessionId: string | null) {
     contexts: profiles.contextSwitches,
     groups: GROUPS.map(([id, label]) => ({ id, label })),
     rules: ADDITIONAL_RULES.map((r) => ({ ...r, text: r.key === 'custom' ? undefined : RULE_TEXTS[r.key] })),
-    load: report,
+    load: profiles.store.report,
   };
 }
 
@@ -138,12 +143,17 @@ export function createApiHandler(options: ApiOptions): RequestHandler {
         if (type !== 'application/json') return send(res, 415, { error: `POST needs content-type application/json, got ${JSON.stringify(req.headers['content-type'] ?? '')}` });
       }
       const route = `${method} ${url.pathname.slice(API.length)}`;
+      // Other processes write the file too: answer from what it holds now.
+      profiles.store.refresh();
       switch (route) {
         case 'GET /state':
           return send(res, 200, await snapshot(profiles, url.searchParams.get('id')));
-        case 'POST /state':
-          profiles.store.save(await readJson(req));
+        case 'POST /state': {
+          const body = await readJson(req);
+          const revision = (body as { revision?: unknown } | null)?.revision;
+          profiles.store.save(body, typeof revision === 'string' ? revision : undefined);
           return send(res, 200, await snapshot(profiles, url.searchParams.get('id')));
+        }
         case 'GET /session':
           return send(res, 200, profiles.session(param(url, 'id')));
         case 'POST /session': {

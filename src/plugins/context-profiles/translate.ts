@@ -6,6 +6,7 @@
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { createUserMessage, HostService, SourceKind, type AgentDefaultModel, type Context, type LlmService } from '../../host/index.js';
+import { KeyedQueue, nodeFileOps, nodeFileOpsSync, updateFile } from '../../io/index.js';
 
 /** CP-36: the cache file under the DSH home. */
 export const TRANSLATIONS_FILE = 'session-context-config-translations.json';
@@ -55,13 +56,11 @@ export function llmTranslation(ctx: Context): TranslationModel {
   };
 }
 
-let tempCounter = 0;
-
 /** The cache plus a queue that runs one model request at a time. */
 export class Translator {
   readonly path: string;
   #cache: Record<string, string> | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new KeyedQueue<'model'>();
 
   constructor(readonly home: string, readonly model: TranslationModel) {
     this.path = join(home, TRANSLATIONS_FILE);
@@ -69,25 +68,34 @@ export class Translator {
 
   #load(): Record<string, string> {
     if (this.#cache !== undefined) return this.#cache;
+    this.#cache = this.#readDisk();
+    return this.#cache;
+  }
+
+  /** The cache file's entries; a missing, unreadable or non-regular file (a FIFO would block) gives none. */
+  #readDisk(current?: Uint8Array): Record<string, string> {
     try {
-      const raw = JSON.parse(nodeFs.readFileSync(this.path, 'utf8')) as unknown;
-      this.#cache = raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+      let text: string;
+      if (current !== undefined) text = new TextDecoder().decode(current);
+      else {
+        if (nodeFileOpsSync.lstat(this.path)?.type !== 'file') return {};
+        text = nodeFs.readFileSync(this.path, 'utf8');
+      }
+      const raw = JSON.parse(text) as unknown;
+      return raw !== null && typeof raw === 'object' && !Array.isArray(raw)
         ? Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')) as Record<string, string>
         : {};
     } catch {
-      // A missing or unreadable cache only costs a re-translation; the file is rewritten whole.
-      this.#cache = {};
+      // A missing or unreadable cache only costs a re-translation.
+      return {};
     }
-    return this.#cache;
   }
 
   /** A cache hit answers at once; otherwise the request joins the queue (CP-37: serialized). */
   translate(text: string): Promise<TranslateResult> {
     const hit = this.#load()[text];
     if (hit !== undefined) return Promise.resolve({ ok: true, zh: hit });
-    const run = this.#queue.then(() => this.#translate(text));
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#queue.run('model', () => this.#translate(text));
   }
 
   async #translate(text: string): Promise<TranslateResult> {
@@ -101,10 +109,16 @@ export class Translator {
     }
     if (zh === '') return { ok: false, error: 'the model returned an empty translation' };
     cache[text] = zh;
-    nodeFs.mkdirSync(this.home, { recursive: true });
-    const temp = `${this.path}.${process.pid}.${++tempCounter}.tmp`;
-    nodeFs.writeFileSync(temp, `${JSON.stringify(cache, null, 2)}\n`);
-    nodeFs.renameSync(temp, this.path);
+    // Another process (DSH, `profiles serve`) may add entries too: under the file's lock, this one is
+    // added to what the file holds now (the shared atomic write, mode 0666 less the umask). A path
+    // that is not a regular file is left alone; the translation still answers from memory.
+    if ((nodeFileOpsSync.lstat(this.path)?.type ?? 'file') === 'file') {
+      await updateFile(nodeFileOps, this.path, (current) => {
+        const merged = { ...(current === undefined ? {} : this.#readDisk(current)), [text]: zh };
+        Object.assign(cache, merged);
+        return new TextEncoder().encode(`${JSON.stringify(merged, null, 2)}\n`);
+      }, { mode: 0o666 });
+    }
     return { ok: true, zh };
   }
 }
