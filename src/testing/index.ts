@@ -36,3 +36,4 @@ export { ensureRealDsh, PINNED_DSH_DIR, PINNED_DSH_VERSION } from './real-dsh/in
 export type { RealDsh } from './real-dsh/install.js';
 export { ScriptedChatServer, AUXILIARY_ANSWER } from './real-dsh/chat-server.js';
 export type { ChatMessage, ChatRequest, ChatScript, ChatTool } from './real-dsh/chat-server.js';
+export { chatMessages, chatRequest, chatTools } from './wire.js';

@@ -113,9 +113,9 @@ async function runStep(
       ...(answer.text !== undefined ? [{ type: 'text' as const, text: answer.text }] : []),
       ...calls.map((c) => ({ type: 'tool-call' as const, id: c.id, name: c.name, arguments: c.text })),
     ];
-    // DSH's createAssistantMessage: { role, content, source, id }.
-    const message: Message = { role: 'assistant', content, source: { kind: SourceKind.model, provider: 'scripted', model: 'scripted' }, id: host.newId('msg') };
-    session.append(SessionEventType.assistantMessage, { turn, step, message }, APPEND);
+    // DSH's createAssistantMessage: { role, content, source, id }, the source naming the call's route.
+    const message: Message = { role: 'assistant', content, source: { kind: SourceKind.model, provider: call.provider, model: call.model }, id: host.newId('msg') };
+    session.append(SessionEventType.assistantMessage, { turn, step, message, ...(answer.usage !== undefined ? { usage: answer.usage } : {}) }, APPEND);
     let concluded = false;
     for (const call of calls) {
       session.append(SessionEventType.toolCall, { turn, step, callId: call.id, name: call.name, arguments: call.text });

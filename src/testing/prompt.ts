@@ -76,7 +76,7 @@ export class PromptRegistry {
   /**
    * Renders sections and contexts for `ctx.scope ?? ctx.agent` (ascending order, stable; functions
    * called; `{{variable}}` interpolated strictly; empty text dropped), adds the tool schemas the
-   * scope sees, then runs the `system-prompt/assemble` waterfall. A `complete` section alone becomes
+   * scope sees in name order, then runs the `system-prompt/assemble` waterfall. A `complete` section alone becomes
    * the prompt, and is restored if a listener dropped it.
    */
   async assemble(ctx: AssembleContext = {}): Promise<PromptAssembly> {
@@ -98,7 +98,9 @@ export class PromptRegistry {
     const base: PromptAssembly = {
       sections: (complete ? [complete] : sections).map((s) => render(s, 'system prompt section')).filter((s) => s.text !== ''),
       contexts: ordered(merged((l) => l.contexts)).map((c) => render(c, 'runtime context')).filter((c) => c.text !== ''),
-      tools: this.tools.schemas(scope),
+      // DSH orders the tools by name (code units) before the waterfall, so every assembly of one tool
+      // set is byte-identical whatever the registration order.
+      tools: this.tools.schemas(scope).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
       variables,
     };
     const agent = ctx.agent as Agent | undefined;

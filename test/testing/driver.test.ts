@@ -110,7 +110,7 @@ describe('createTestHost', () => {
       ['msg-9', 'msg-10', 'msg-11', 'msg-13', 'msg-12'],
     ]);
     expect(host.requests[0]!.system).toBe('Notes are labelled touched.');
-    expect(host.requests[0]!.tools.map((t) => t.name)).toEqual(['read', 'write', 'edit', 'run_code']);
+    expect(host.requests[0]!.tools.map((t) => t.name)).toEqual(['edit', 'read', 'run_code', 'write']);
     expect(host.logs).toEqual([]);
   });
 

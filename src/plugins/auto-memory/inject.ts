@@ -10,7 +10,7 @@ import type { Agent, PreStepDecision, PreStepEvent } from '../../host/agent.js';
 import type { Context } from '../../host/cordis.js';
 import type { FileSystem } from '../../host/fs.js';
 import { createUserMessage, type UserMessage } from '../../host/message.js';
-import { HostService, SessionEventType, SourceKind } from '../../host/names.js';
+import { HostService, InstructionSourceKind, SessionEventType, SourceKind } from '../../host/names.js';
 import type { HostRuntime } from '../../host/runtime.js';
 import type { ToolExecution, ToolExecutionResult } from '../../host/tools.js';
 import { fileTouchPath, visibleUserMessages } from '../../host/visibility.js';
@@ -184,7 +184,12 @@ function presentSources(agent: Agent, entering: readonly UserMessage[]): Record<
 /**
  * Where injected messages go (AM-27 step 7): before this turn's new user message (on a turn's
  * first step, the last claimed message when the user wrote it), otherwise right after the last
- * claimed message in the decision, or first when the decision holds none.
+ * claimed message in the decision, or first when the decision holds none — and after the workspace
+ * instructions the instruction loader put there. The loader places its message right after the last
+ * claimed one, ahead of other plugins' additions (contract §10.1); both plugins call `next()` first,
+ * so without this step the one whose listener DSH happened to register last would win the place.
+ * DSH registers listeners as plugin modules finish loading, not in row order, so the order of the
+ * two messages would depend on module load timing; with it, it depends on nothing.
  */
 export function insertionPoint(decision: readonly UserMessage[], claimed: readonly UserMessage[], step: number): number {
   const prompt = claimed.at(-1);
@@ -197,7 +202,14 @@ export function insertionPoint(decision: readonly UserMessage[], claimed: readon
   decision.forEach((m, i) => {
     if (ids.has(m.id)) last = i;
   });
-  return last + 1;
+  let at = last + 1;
+  while (at < decision.length && !ids.has(decision[at]!.id) && isInstructions(decision[at]!)) at++;
+  return at;
+}
+
+/** A message of an instruction loader (ours or DSH's, current or older kind). */
+function isInstructions(message: UserMessage): boolean {
+  return message.source.kind === InstructionSourceKind.current || message.source.kind === InstructionSourceKind.legacy;
 }
 
 /** What the index read found (AM-27 steps 1–4): no file, something that is not a file, bytes that are not UTF-8, or the bounded body. */

@@ -137,7 +137,8 @@ export class ScriptedChatServer {
     });
     const finish = answer.stop === 'max-tokens' ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop';
     write([{ index: 0, delta: {}, finish_reason: finish }]);
-    write([], { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+    const usage = answer.usage ?? { inputTokens: 1, outputTokens: 1 };
+    write([], { usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens } });
     response.end('data: [DONE]\n\n');
   }
 }

@@ -30,3 +30,25 @@ describe('insertion point', () => {
     expect(insertionPoint([a, msg('other', 'plugin')], [a, prompt], 1)).toBe(1);
   });
 });
+
+describe('insertion point beside the instruction loader (AM-27, WC contract §10.1)', () => {
+  const wc = (id: string, kind = 'agent-instructions'): UserMessage => ({ id, role: 'user', content: [{ type: 'text', text: id }], source: { kind } });
+
+  it('AM-27 later steps: after workspace instructions the loader placed right after the claimed messages, whichever listener ran first', () => {
+    const claimed = msg('claimed', 'plugin');
+    const snapshot = msg('snapshot', 'plugin');
+    // The loader ran inside us: its message is already in the decision; we go after it.
+    expect(insertionPoint([claimed, wc('instructions'), snapshot], [claimed], 2)).toBe(2);
+    expect(insertionPoint([wc('instructions'), wc('legacy', 'workspace-instructions'), snapshot], [], 3)).toBe(2);
+    // A claimed instruction message counts as claimed, not as the loader's addition.
+    const pending = wc('pending');
+    expect(insertionPoint([pending, snapshot], [pending], 2)).toBe(1);
+    // The loader's message elsewhere (not right after the claimed ones) does not move us.
+    expect(insertionPoint([claimed, snapshot, wc('late')], [claimed], 2)).toBe(1);
+  });
+
+  it('AM-27 first step: still before the user’s new message, whatever the loader did', () => {
+    const prompt = msg('prompt');
+    expect(insertionPoint([prompt, wc('baseline'), msg('snapshot', 'plugin')], [prompt], 1)).toBe(0);
+  });
+});

@@ -92,7 +92,8 @@ describe('routes (CP-37)', () => {
     const file = JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8'));
     expect([file.sessions, file.lastUsedId]).toEqual([{ 'session-1': 'minimal' }, 'minimal']);
     await host.run('after', reply);
-    expect(host.requests.at(-1)!.tools.map((t) => t.name)).toEqual(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'lsp']);
+    // DSH sends tools in name order.
+    expect(host.requests.at(-1)!.tools.map((t) => t.name)).toEqual(['bash', 'edit', 'grep', 'lsp', 'read', 'run_code', 'write']);
   });
 
   it('CP-37 GET /preview is a dry run; GET /assemble gives placeholder schemas, their characters and the contexts', async () => {

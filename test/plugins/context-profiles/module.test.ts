@@ -30,7 +30,8 @@ describe('built module (CP-01a)', () => {
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       name: 'context-profiles', default: false,
-      tools: ['read:Read a text file.', 'write:Write a text file, replacing its content.', 'edit:Replace an exact string in a text file.', "run_code:Run a program of tool calls, in order; returns each call's text.", 'mcp__gh__get:mcp__gh__get.', `tool_search:${'Load the full definitions of deferred tools.'} Deferred tools appear in your tool list with a one-line summary and a bare parameter skeleton. Call tool_search with a query (matched case-insensitively against deferred tool names and summaries) to receive their complete descriptions and parameter schemas. It only returns definitions; it never runs a tool.`],
+      // In name order, as DSH sends them.
+      tools: ['edit:Replace an exact string in a text file.', 'mcp__gh__get:mcp__gh__get.', 'read:Read a text file.', "run_code:Run a program of tool calls, in order; returns each call's text.", `tool_search:${'Load the full definitions of deferred tools.'} Deferred tools appear in your tool list with a one-line summary and a bare parameter skeleton. Call tool_search with a query (matched case-insensitively against deferred tool names and summaries) to receive their complete descriptions and parameter schemas. It only returns definitions; it never runs a tool.`, 'write:Write a text file, replacing its content.'],
       logs: 0,
     });
   });

@@ -20,13 +20,15 @@ function homeWith(lastUsedId: string, edit: (p: ReturnType<typeof builtinProfile
   return dir;
 }
 const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
+/** Tool names as DSH orders them in a request: by name, in code units. */
+const byName = (list: readonly string[]) => [...list].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 describe('hidden and deferred tools (CP-08, CP-09, CP-10)', () => {
   it('CP-08 lean hides orchestration and plugin-dev: no schema is sent and a call fails', async () => {
     const { host } = mountHost(homeWith('lean'), { tools: hostTools() });
     await host.run('hi', [{ tools: [{ id: 'c1', name: 'todo_write', input: { steps: [] } }] }, { text: 'done' }]);
     const request = host.requests[0]!;
-    expect(names(request.tools)).toEqual(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'ask_user_question', 'lsp', 'third_party_widget', TOOL_SEARCH]);
+    expect(names(request.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'ask_user_question', 'lsp', 'third_party_widget', TOOL_SEARCH]));
     expect(JSON.stringify(host.requests[1]!.messages.at(-1))).toContain('Error: unknown tool \\"todo_write\\"');
   });
 
@@ -96,7 +98,7 @@ describe('hidden and deferred tools (CP-08, CP-09, CP-10)', () => {
   it('CP-10 tool_search is registered only when something is deferred', async () => {
     const { host } = mountHost(homeWith('minimal'), { tools: [...hostTools(), ...mcpTools()] });
     await host.run('hi', reply);
-    expect(names(host.requests[0]!.tools)).toEqual(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'lsp']);
+    expect(names(host.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'lsp']));
   });
 });
 
@@ -124,7 +126,7 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
     const dir = homeWith('none');
     const { host } = mountHost(dir, { tools: hostTools() });
     await host.run('hi', reply);
-    expect(names(host.requests[0]!.tools)).toEqual(['read', 'write', 'edit', 'run_code', ...hostTools().map((t) => t.name)]);
+    expect(names(host.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', ...hostTools().map((t) => t.name)]));
     expect(JSON.parse(readFileSync(join(dir, 'session-context-config.json'), 'utf8')).sessions).toEqual({ 'session-1': 'none' });
   });
 
@@ -138,7 +140,7 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
     expect(names(host.requests[1]!.tools)).toEqual(names(host.requests[0]!.tools));
     const { host: fresh } = mountHost(dir, { tools: hostTools(), sessionId: 'session-2' });
     await fresh.run('hi', reply);
-    expect(names(fresh.requests[0]!.tools)).toEqual(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'lsp']);
+    expect(names(fresh.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'lsp']));
     expect(JSON.parse(readFileSync(join(dir, 'session-context-config.json'), 'utf8')).sessions).toEqual({ 'session-1': 'none', 'session-2': 'minimal' });
   });
 
@@ -161,7 +163,7 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
   it('CP-17 a sub-agent gets no profile: every tool stays', async () => {
     const { host } = mountHost(homeWith('minimal'), { tools: hostTools(), subagent: true });
     await host.run('hi', reply);
-    expect(names(host.requests[0]!.tools)).toEqual(['read', 'write', 'edit', 'run_code', ...hostTools().map((t) => t.name)]);
+    expect(names(host.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', ...hostTools().map((t) => t.name)]));
   });
 
   it('CP-16 tools/change registers only new tools, revokes vanished ones and keeps unchanged registrations by identity', async () => {
@@ -193,7 +195,7 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
     undo2();
     await host.run('call it', [{ tools: [{ id: 'c1', name: 'mcp__p__a', input: {} }] }, { text: 'ok' }]);
     expect(JSON.stringify(host.requests[1]!.messages.at(-1))).toContain('unknown tool \\"mcp__p__a\\"');
-    expect(names(host.requests[0]!.tools)).toEqual(['read', 'write', 'edit', 'run_code']);
+    expect(names(host.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code']));
   });
 
   it('CP-09 a placeholder carries the summary and inherits the full definition execute', () => {

@@ -39,10 +39,10 @@ describe('built module', () => {
     });
   }
 
-  it('imports no DSH or Cordis package, only relative modules, node: built-ins and schemastery', () => {
+  it('imports no DSH or Cordis package, only relative modules, node: built-ins, schemastery and yaml (agent-preset compositions)', () => {
     const specifiers = readdirSync(built).filter((f) => f.endsWith('.js')).flatMap((f) =>
       [...readFileSync(join(built, f), 'utf8').matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!));
-    expect(specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:'))).toEqual(specifiers.filter((s) => s === 'schemastery'));
+    expect(specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:'))).toEqual(specifiers.filter((s) => s === 'schemastery' || s === 'yaml'));
     expect(specifiers.filter((s) => s.includes('engine'))).toEqual(specifiers.filter((s) => s === '../../engine/index.js'));
   });
 
