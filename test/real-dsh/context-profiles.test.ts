@@ -4,14 +4,16 @@
 // Chromium, a profile edited and saved, the next session using it); translation through DSH's llm
 // service; the state file shared by DSH processes and `dsh-context profiles serve`.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinProfiles, type Profile } from '../../src/plugins/context-profiles/index.js';
+import { builtinProfiles, type Profile, type ToolState } from '../../src/plugins/context-profiles/index.js';
 import { TOOL_SEARCH } from '../../src/plugins/context-profiles/placeholders.js';
 import { firstSentence, groupOf } from '../../src/plugins/context-profiles/resolve.js';
 import { TRANSLATE_SYSTEM } from '../../src/plugins/context-profiles/translate.js';
+import { serveProfiles } from '../../src/cli/profiles.js';
 import type { ChatRequest, DshHost } from '../../src/testing/index.js';
 import { dshHost, stderrOf } from './support.js';
 
@@ -28,6 +30,38 @@ function writeState(host: DshHost, lastUsedId: string, edit: (profiles: Profile[
 function readState(host: DshHost): { lastUsedId: string; profiles: Profile[]; sessions: Record<string, string> } {
   return JSON.parse(readFileSync(join(host.dshHome, STATE), 'utf8')) as never;
 }
+
+/** The API of a panel (DSH's own server or `dsh-context profiles serve`) at `base`. */
+function panelApi(base: string) {
+  const api = `${base}/session-context-config/api`;
+  return {
+    state: async () => (await (await fetch(`${api}/state`)).json()) as { revision: string; lastUsedId: string; profiles: Profile[]; baseline: unknown; load: { kind: string; keptAt?: string; problems?: string[] } },
+    save: async (body: unknown) => {
+      const response = await fetch(`${api}/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (response.status !== 200) throw new Error(`POST /state: ${response.status} ${await response.text()}`);
+    },
+  };
+}
+
+/** `dsh-context profiles serve` on the host's DSH home (a second process's worth of writer: its own store). */
+async function servePanel(host: DshHost) {
+  const served = await serveProfiles({ port: 0, environment: { env: { DSH_HOME: host.dshHome }, homedir: host.home, processCwd: host.cwd } });
+  closers.push(served.close);
+  return panelApi(new URL(served.url).origin);
+}
+
+const closers: (() => Promise<void>)[] = [];
+let browser: Browser;
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: process.env.DSH_TEST_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+});
+afterAll(async () => {
+  for (const close of closers.splice(0)) await close();
+  await browser?.close();
+});
+
+/** Sets one profile's tool state in a panel's full-list save, as the page does. */
+const withTool = (profiles: Profile[], id: string, tool: string, state: ToolState): Profile[] => profiles.map((p) => (p.id === id ? { ...p, tools: { ...p.tools, [tool]: state } } : p));
 
 const names = (request: ChatRequest): string[] => (request.tools ?? []).map((t) => t.function.name);
 const toolOf = (request: ChatRequest, name: string) => request.tools!.find((t) => t.function.name === name)!.function;
@@ -139,14 +173,6 @@ describe('deferral and tool_search in real DSH (CP-05, CP-08..CP-10)', () => {
 });
 
 describe('the panel and API on DSH’s web server (CP-37, CP-38, CP-UI)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: process.env.DSH_TEST_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('CP-37 CP-UI-05 the page from DSH’s own server lists the preset’s tools; a profile edited and saved there is what the next session gets', async () => {
     const host = dshHost({ ...WEB }).use('context-profiles');
     writeState(host, 'lean');
@@ -211,3 +237,106 @@ describe('the panel and API on DSH’s web server (CP-37, CP-38, CP-UI)', () => 
   });
 });
 
+describe('one state file, several writers (CP-14, CP-31, CP-37)', () => {
+  it('CP-14 CP-37 DSH sessions and `dsh-context profiles serve` on one home: a record, an edit and a default choice all survive', async () => {
+    const host = dshHost().use('context-profiles');
+    writeState(host, 'lean');
+    const panel = await servePanel(host);
+    const shown = await panel.state();
+    await host.run('one', [{ text: 'one' }]);
+    const first = host.sessionId!;
+    expect(readState(host).sessions).toEqual({ [first]: 'lean' });
+    // The panel, loaded before DSH recorded its session, saves an edit: the record stays.
+    await panel.save({ profiles: withTool(shown.profiles, 'lean', 'bash', 'defer'), lastUsedId: shown.lastUsedId, baseline: shown.baseline, revision: shown.revision });
+    expect([readState(host).sessions, readState(host).profiles[1]!.tools]).toEqual([{ [first]: 'lean' }, { bash: 'defer' }]);
+    // The user picks full there; the next DSH session runs under it and records it; the default stays full.
+    const now = await panel.state();
+    await panel.save({ lastUsedId: 'full', revision: now.revision });
+    await host.newSession();
+    await host.run('two', [{ text: 'two' }]);
+    expect(names(host.requests.at(-1)!)).toContain(TOOL_SEARCH);
+    const file = readState(host);
+    expect([file.lastUsedId, file.sessions, file.profiles[1]!.tools]).toEqual(['full', { [first]: 'lean', [host.sessionId!]: 'full' }, { bash: 'defer' }]);
+    expect(stderrOf(host)).toBe('');
+  });
+
+  it('CP-14 CP-37 two DSH processes (headless and web) and two panels at once on one home: every record and both edits survive', async () => {
+    const headless = dshHost().use('context-profiles');
+    const web = dshHost({ ...WEB, env: { DSH_HOME: headless.dshHome } }).use('context-profiles');
+    writeState(headless, 'minimal');
+    // Both DSH processes start their sessions at the same time: two records race for the file.
+    await Promise.all([headless.run('a', [{ text: 'a' }]), web.run('b', [{ text: 'b' }])]);
+    const served = await servePanel(headless);
+    const onDsh = panelApi(web.webUrl!);
+    const [a, b] = [await served.state(), await onDsh.state()];
+    await Promise.all([
+      served.save({ profiles: withTool(a.profiles, 'lean', 'grep', 'off'), lastUsedId: a.lastUsedId, baseline: a.baseline, revision: a.revision }),
+      onDsh.save({ profiles: withTool(b.profiles, 'full', 'read', 'defer'), lastUsedId: b.lastUsedId, baseline: b.baseline, revision: b.revision }),
+    ]);
+    await headless.newSession();
+    await headless.run('c', [{ text: 'c' }]);
+    const file = readState(headless);
+    expect(Object.keys(file.sessions).length).toBe(3);
+    expect(Object.values(file.sessions)).toEqual(['minimal', 'minimal', 'minimal']);
+    expect(Object.keys(file.sessions)).toEqual(expect.arrayContaining([web.sessionId, headless.sessionId]));
+    expect(file.profiles.map((p) => [p.id, p.tools])).toEqual([['full', { read: 'defer' }], ['lean', { grep: 'off' }], ['minimal', {}]]);
+    expect(stderrOf(headless) + stderrOf(web)).toBe('');
+  });
+});
+
+describe('a session started with no profile, and a restart (CP-13..CP-15, CP-29)', () => {
+  it('CP-14 CP-15 CP-29 a session started under none stays unprocessed after the user picks a default: no channel filtered, and after a restart no tool hidden and the record kept', async () => {
+    const host = dshHost({ files: { 'AGENTS.md': '# Root\n', 'pkg/AGENTS.md': '# Pkg\nPackage rules.\n', 'pkg/a.ts': 'a\n' } }).use('context-profiles').use('workspace-context');
+    writeState(host, 'none');
+    await host.run('one', [{ text: 'one' }]);
+    const stock = names(host.requests[0]!);
+    expect(readState(host).sessions).toEqual({ [host.sessionId!]: 'none' });
+    // The user picks minimal, whose channels are off, while the session runs.
+    writeState(host, 'minimal', (profiles) => (profiles[2]!.channels = { workspaceInstructions: 'off', timeContext: 'off' }), readState(host).sessions);
+    const turn = await host.run('read', [{ tools: [{ name: 'read', input: { file_path: 'pkg/a.ts' } }] }, { text: 'done' }]);
+    expect(String(turn.requests[1]!.messages.at(-1)!.content)).toContain('Package rules.');
+    await host.restart();
+    await host.run('after restart', [{ text: 'three' }]);
+    expect(names(host.requests.at(-1)!)).toEqual(stock);
+    expect(readState(host).sessions).toEqual({ [host.sessionId!]: 'none' });
+    expect(stderrOf(host)).toBe('');
+  });
+});
+
+describe('state-file mistakes in real DSH (CP-31)', () => {
+  it('CP-31 a FIFO at the state path: DSH boots and runs (no hang), the panel says the path is refused, nothing replaces the FIFO', async () => {
+    const host = dshHost({ ...WEB }).use('context-profiles');
+    mkdirSync(host.dshHome, { recursive: true });
+    expect(spawnSync('mkfifo', [join(host.dshHome, STATE)]).status).toBe(0);
+    await host.run('hi', [{ text: 'ok' }]);
+    const state = await panelApi(host.webUrl!).state();
+    expect(state.load).toEqual({ kind: 'refused', reason: 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file' });
+    const save = await fetch(`${host.webUrl}/session-context-config/api/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lastUsedId: 'lean' }) });
+    expect(save.status).toBe(503);
+    expect(spawnSync('test', ['-p', join(host.dshHome, STATE)]).status).toBe(0);
+    expect(stderrOf(host)).toBe('');
+  });
+
+  it('CP-31 profiles written as an object: the original kept as .corrupt, the panel page shows what was set aside and why', async () => {
+    const host = dshHost({ ...WEB }).use('context-profiles');
+    const original = JSON.stringify({ version: 4, lastUsedId: 'mine', profiles: { mine: { id: 'mine' } }, sessions: {} });
+    host.write(STATE, original, host.dshHome);
+    await host.run('hi', [{ text: 'ok' }]);
+    const keptAt = join(host.dshHome, `${STATE}.corrupt`);
+    expect(readFileSync(keptAt, 'utf8')).toBe(original);
+    expect(readState(host).profiles.map((p) => p.id)).toEqual(['full', 'lean', 'minimal']);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${host.webUrl}/session-context-config/`);
+      await page.locator('[data-testid="card-tools"]').waitFor();
+      expect(await page.locator('[data-testid="notice"] div').allTextContents()).toEqual([
+        `状态文件有格式错误,原文件已另存为 ${keptAt},其余内容照常使用:`,
+        'profiles is an object, not a list; the built-in profiles are used',
+      ]);
+    } finally {
+      await page.close();
+    }
+    expect(existsSync(join(host.dshHome, STATE))).toBe(true);
+    expect(stderrOf(host)).toBe('');
+  });
+});
