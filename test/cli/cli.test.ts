@@ -1,8 +1,8 @@
 // The dsh-context binary as a user runs it (issue 9): a subprocess on fixture repositories, asserting
 // output, exit codes and --json shapes, errors included.
 
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
@@ -163,6 +163,33 @@ describe('profiles serve', () => {
     expect(await exited).toBe(0);
     // The store may rewrite the file in its normal form on load, but it holds no session record.
     expect(JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8')).sessions).toEqual({});
+  });
+
+  it('CP-31 serves with a FIFO at the state path: starts (no hang), the API says the path is refused, a save is 503, the FIFO stays', async () => {
+    const home = tempDir('dsh-cli-profiles-');
+    const file = join(home, 'session-context-config.json');
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const found = /panel: (http:\/\/127\.0\.0\.1:\d+\/session-context-config\/)/.exec(out);
+          if (found) resolve(found[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      const served = (await (await fetch(`${url}api/state`)).json()) as { load: unknown; lastUsedId: string };
+      expect(served.load).toEqual({ kind: 'refused', reason: 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file' });
+      const save = await fetch(`${url}api/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"lastUsedId":"lean"}' });
+      expect(save.status).toBe(503);
+      expect(lstatSync(file).isFIFO()).toBe(true);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('a bad --port is a usage error', () => {
