@@ -75,8 +75,20 @@ export type LlmAnswer = (options: LlmStreamOptions) => string | Promise<string>;
 export class TestLlm implements LlmService {
   readonly calls: LlmStreamOptions[] = [];
 
+  /**
+   * @param routes - `'<provider>/<model>'` → declared effort ids (`null`: none declared).
+   * @param answer - the text each `stream` call answers; absent: every call ends in an error finish.
+   */
   constructor(readonly routes: Readonly<Record<string, readonly string[] | null>>, readonly answer?: LlmAnswer) {}
 
+  /**
+   * The declared efforts of a route, as DSH's `resolveModelInfo`.
+   * @param provider - the provider route.
+   * @param model - the model id.
+   * @param signal - aborts the lookup.
+   * @returns the model info.
+   * @throws Error for a route this host does not know.
+   */
   async resolveModelInfo(provider: string, model: string, signal?: AbortSignal): Promise<ModelInfo> {
     signal?.throwIfAborted();
     const efforts = this.routes[`${provider}/${model}`];
@@ -84,6 +96,11 @@ export class TestLlm implements LlmService {
     return efforts === null ? {} : { reasoning: { efforts: efforts.map((id) => ({ id })) } };
   }
 
+  /**
+   * One model call, recorded in `calls`, answered with DSH's chunk protocol.
+   * @param options - the call (provider, model, messages, system, signal).
+   * @returns the chunks: a text block, usage and a `stop` finish, or one `error` finish.
+   */
   async *stream(options: LlmStreamOptions): AsyncIterable<LlmStreamChunk> {
     this.calls.push(options);
     const failure = (code: string, message: string): LlmStreamChunk => ({ type: 'finish', reason: { kind: options.signal?.aborted ? 'aborted' : 'error', failure: { code, message } } });

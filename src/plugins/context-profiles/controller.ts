@@ -201,6 +201,8 @@ export class Profiles {
    * estimate. The tools are those the session `id` inherits, else the latest live root session's
    * (under DSH's web profile an agent's tools come from its preset, not the global layer), else the
    * global ones.
+   * @param id - the session whose tools to list.
+   * @returns one entry per tool, in catalog order.
    */
   catalog(id?: string): CatalogEntry[] {
     const root = (id !== undefined ? this.#roots.get(id) : undefined) ?? [...this.#roots.values()].at(-1);

@@ -36,7 +36,12 @@ const isRecord = (v: unknown): v is Raw => v !== null && typeof v === 'object' &
 export type Problems = (at: string, problem: string) => void;
 const ignore: Problems = () => {};
 
-/** A value as a problem message shows it: JSON, shortened, with its JSON type. */
+/**
+ * A value as a problem message shows it: a scalar as JSON (cut at 40 characters) with its type, an
+ * object or list by its kind only (its content may be large and is kept aside anyway).
+ * @param value - a parsed JSON value.
+ * @returns e.g. `"4" (a string)`, `7 (a number)`, `an object`.
+ */
 export function shown(value: unknown): string {
   const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
   if (value !== null && typeof value === 'object') return kind;

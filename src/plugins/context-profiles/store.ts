@@ -54,7 +54,7 @@ export type LoadReport =
 interface DiskRead {
   readonly state: State;
   readonly report: LoadReport;
-  /** The state to write back (migrated or normalized), when the file should change. */
+  /** Whether the file must be rewritten under the lock (an old version, shape errors, unparsable). */
   readonly rewrite: boolean;
 }
 
@@ -181,12 +181,20 @@ export class StateStore {
     return this.#update((theirs) => mergeSave(base, mine, theirs));
   }
 
-  /** A profile by id. */
+  /**
+   * A profile by id, as last read.
+   * @param id - the profile id.
+   * @returns the profile, or undefined.
+   */
   profile(id: string): Profile | undefined {
     return this.#state.profiles.find((p) => p.id === id);
   }
 
-  /** CP-13: the profile id recorded for a session, else `lastUsedId` (as last read). */
+  /**
+   * CP-13: the profile id recorded for a session, else `lastUsedId` (as last read).
+   * @param sessionId - the session.
+   * @returns a profile id or `none`.
+   */
   profileIdFor(sessionId: string): string {
     return Object.hasOwn(this.#state.sessions, sessionId) ? this.#state.sessions[sessionId]! : this.#state.lastUsedId;
   }
@@ -202,7 +210,9 @@ export class StateStore {
 
   /**
    * CP-14/CP-15: an explicit switch overwrites the record and becomes `lastUsedId`.
-   * @throws StateError 404 when the profile does not exist in the file.
+   * @param sessionId - the session.
+   * @param profileId - the chosen profile, or `none`.
+   * @throws StateError 404 when the profile does not exist in the file, 503 when it cannot be written.
    */
   choose(sessionId: string, profileId: string): void {
     this.#update((theirs) => {
