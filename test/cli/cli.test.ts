@@ -136,15 +136,16 @@ describe('rules', () => {
   });
 });
 
-describe('profiles serve', () => {
-  it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
-    const home = tempDir('dsh-cli-profiles-');
-    // A chosen profile: a started session would be recorded in the state file; serving must not start one.
-    const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
-    const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });
-    writeFileSync(join(home, 'session-context-config.json'), state);
-    const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
-    let out = '';
+/** Starts `profiles serve` on `home`; resolves with the panel URL, the output so far and a stopper that resolves with the exit code. */
+async function serve(home: string): Promise<{ url: string; out: () => string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  let out = '';
+  try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
@@ -153,14 +154,27 @@ describe('profiles serve', () => {
       });
       child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
-    expect(out).toContain(`state file: ${join(home, 'session-context-config.json')}`);
+    return { url, out: () => out, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+describe('profiles serve', () => {
+  it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
+    const home = tempDir('dsh-cli-profiles-');
+    // A chosen profile: a started session would be recorded in the state file; serving must not start one.
+    const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
+    const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });
+    writeFileSync(join(home, 'session-context-config.json'), state);
+    const { url, out, stop } = await serve(home);
+    expect(out()).toContain(`state file: ${join(home, 'session-context-config.json')}`);
     const served = (await (await fetch(`${url}api/state`)).json()) as { profiles: { id: string }[]; catalog: { name: string }[] };
     expect(served.profiles.map((p) => p.id)).toEqual(expect.arrayContaining(['full', 'lean', 'minimal']));
     expect(served.catalog.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'memory', 'recall_turn']));
     expect(await (await fetch(url)).text()).toMatch(/^<!doctype html>/i);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await stop()).toBe(0);
     // The store may rewrite the file in its normal form on load, but it holds no session record.
     expect(JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8')).sessions).toEqual({});
   });
@@ -169,26 +183,15 @@ describe('profiles serve', () => {
     const home = tempDir('dsh-cli-profiles-');
     const file = join(home, 'session-context-config.json');
     expect(spawnSync('mkfifo', [file]).status).toBe(0);
-    const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
+    const { url, stop } = await serve(home);
     try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const found = /panel: (http:\/\/127\.0\.0\.1:\d+\/session-context-config\/)/.exec(out);
-          if (found) resolve(found[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
       const served = (await (await fetch(`${url}api/state`)).json()) as { load: unknown; lastUsedId: string };
       expect(served.load).toEqual({ kind: 'refused', reason: 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file' });
       const save = await fetch(`${url}api/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"lastUsedId":"lean"}' });
       expect(save.status).toBe(503);
       expect(lstatSync(file).isFIFO()).toBe(true);
     } finally {
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await stop();
     }
   });
 
