@@ -94,13 +94,13 @@ export class Profiles {
   }
 
   #created(agent: Agent): void {
+    // CP-13, CP-24: the record, default and rules as saved now (the panel may run in another process).
+    this.store.refresh();
     this.#baselines.set(agent, this.store.baseline);
     this.#probing.set(agent, this.probe.probe(agent.session.header.cwd).then((facts) => {
       this.#facts.set(agent, renderFacts(facts));
     }));
     if (isSubagent(agent)) return;
-    // CP-13: the record or default as saved now (the panel may run in another process).
-    this.store.refresh();
     const id = this.store.profileIdFor(agent.id);
     let profile: Profile | undefined;
     if (id !== NONE) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HostEvent, type Context } from '../../../src/host/index.js';
-import { builtinProfiles, type Baseline, type Profile } from '../../../src/plugins/context-profiles/index.js';
+import { builtinProfiles, StateStore, type Baseline, type Profile } from '../../../src/plugins/context-profiles/index.js';
 import { ADDITIONAL_RULES, RULE_TEXTS } from '../../../src/plugins/context-profiles/model.js';
 import { createTestHost, type TestHost } from '../../../src/testing/index.js';
 import { contextProfiles, hostTools, mountHost, reply, tool } from '../../support/context-profiles.js';
@@ -171,6 +171,20 @@ describe('additional rules (CP-17, CP-22..CP-24)', () => {
     expect(host.requests[1]!.system).toContain(RULE_TEXTS.contract);
     const { system } = await run(profiles.store.home);
     expect(system).not.toContain(RULE_TEXTS.contract);
+  });
+
+  it('CP-24 CP-31 a baseline saved by another process (its own store) applies to this process\'s next session', async () => {
+    const { host, profiles } = await run(homeWith(() => {}));
+    const other = new StateStore(profiles.store.home, { warn: () => {} });
+    other.load();
+    other.save({ baseline: { contract: false, cardReceipt: true, untrustedDownload: true, custom: { enabled: false, text: '' } } });
+    await host.run('again', reply);
+    expect(host.requests[1]!.system).toContain(RULE_TEXTS.contract);
+    other.save({ baseline: { contract: false, cardReceipt: false, untrustedDownload: true, custom: { enabled: false, text: '' } } });
+    await host.resume();
+    await host.run('new loop', reply);
+    expect(host.requests[2]!.system).not.toContain(RULE_TEXTS.contract);
+    expect(host.requests[2]!.system).not.toContain(RULE_TEXTS.cardReceipt);
   });
 });
 
