@@ -3,7 +3,12 @@
 // runs the plugin's own code with the WASM engine, next to the same code with DSH's primitives:
 // node:crypto for digests and Buffer for byte counts and cuts (what DSH's built-in loader uses).
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { createNodeFileSystem } from 'dsh-context-engine/fs';
+import type { FileSystem } from 'dsh-context-engine/host';
 import { baselineDirectories, directoryCandidates, probeCandidate, readCandidate, touchedDirectories, type Candidate, type Layout, type Probe } from '#lib/plugins/workspace-context/files.js';
 import { resolveConfig } from '#lib/plugins/workspace-context/config.js';
 import { INTRO, renderBlock, type ByteBudget, type RenderItem } from '#lib/plugins/workspace-context/render.js';
@@ -57,6 +62,63 @@ async function workload(): Promise<Workload> {
   return { repo, layout, probes, files, batches };
 }
 
+/** Levels of the deep chain (issue 18 item 10). */
+const DEEP_LEVELS = 200;
+
+/** A chain of `levels` directories with an instruction file at the top and bottom, and the baseline's probes for its bottom. */
+function deepChain(levels: number): { base: string; probes: Candidate[] } {
+  const base = mkdtempSync(join(tmpdir(), 'wc-bench-deep-'));
+  const root = join(base, 'repo');
+  const cwd = join(root, ...Array<string>(levels).fill('d'));
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(join(root, '.git'));
+  writeFileSync(join(root, 'AGENTS.md'), 'root');
+  writeFileSync(join(cwd, 'AGENTS.md'), 'deep');
+  const config = resolveConfig({ maxBytes: 65536, dshHome: join(base, 'home') }, { env: {}, homedir: '/nonexistent', processCwd: '/' });
+  const layout: Layout = { cwd, root, config };
+  return { base, probes: baselineDirectories(layout).flatMap((d) => directoryCandidates(layout, d)) };
+}
+
+/**
+ * The provider with resolve as it was before issue 18: realpath(3) of the whole path (which reads
+ * every component), and for an absent path the realpath of its nearest existing ancestor.
+ */
+function realpathProvider(fs: FileSystem): FileSystem {
+  const resolveReal = async (absolute: string): Promise<string> => {
+    try {
+      return await realpath(absolute);
+    } catch {
+      const missing = [basename(absolute)];
+      for (let dir = dirname(absolute); ; dir = dirname(dir)) {
+        try {
+          return join(await realpath(dir), ...missing);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(dir) === dir) throw error;
+          missing.unshift(basename(dir));
+        }
+      }
+    }
+  };
+  // Only resolve differs; everything else is the provider's own (bound, as it has private state).
+  const bound = Object.fromEntries((['processPath', 'fileUrl', 'contains', 'stat', 'lstat', 'readText', 'streamText', 'readBytes', 'listDir', 'writeText', 'editText'] as const)
+    .map((name) => [name, (fs[name] as (...args: unknown[]) => unknown).bind(fs)]));
+  return { ...bound, sandboxMode: fs.sandboxMode, resolve: async (path: string) => ({ targetKey: await resolveReal(path), displayPath: path }) } as unknown as FileSystem;
+}
+
+/** One row from whole runs of `ours` and `baseline`, alternating, medians compared. */
+async function side(group: string, ours: () => Promise<unknown>, baseline: () => Promise<unknown>, runs: number): Promise<Row> {
+  const oursTimes: number[] = [];
+  const baselineTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    oursTimes.push(await timeRuns(ours, 1));
+    baselineTimes.push(await timeRuns(baseline, 1));
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+  const oursNs = median(oursTimes);
+  const baselineNs = median(baselineTimes);
+  return { group, ours: 'probeCandidate, node:fs provider (remembered parent real paths)', oursNs, baseline: 'probeCandidate, realpath(3) per candidate (the provider before issue 18)', baselineNs, ratio: baselineNs / oursNs };
+}
+
 /** Median wall time of `runs` runs of `fn`, in nanoseconds. */
 async function timeRuns(fn: () => Promise<unknown>, runs: number): Promise<number> {
   const times: number[] = [];
@@ -105,10 +167,26 @@ export async function workspaceContextComparisons(quick: boolean): Promise<{ com
       baselines: [{ name: 'renderBlock, Buffer.byteLength / Buffer cut', fn: () => renderAll(bufferBudget, 4096) }],
     },
   ];
-  // Probing is provider work with no engine in it, the same code in both paths: timed once per run
-  // (tens of thousands of resolve + stat calls), not side by side.
-  const probeNs = await timeRuns(probeAll, quick ? 3 : 5);
-  const rows: Row[] = [{ group: `${group}: probe (${w.probes.length} resolve + stat, node:fs provider)`, ours: 'probeCandidate', oursNs: probeNs, baseline: 'the same code (no engine in this phase)', baselineNs: probeNs, ratio: 1 }];
+  // Probing is provider work with no engine in it: the same probeCandidate through the provider
+  // (real paths built from remembered parent directories) and through a provider whose resolve is
+  // realpath(3) per candidate, as it was before issue 18. Timed as whole runs (seconds), alternating.
+  const realpathFs = realpathProvider(fs);
+  const probeWith = (provider: FileSystem, probes: readonly Candidate[]) => async () => {
+    let present = 0;
+    for (const candidate of probes) if ((await probeCandidate(provider, candidate, undefined)).kind === 'present') present++;
+    return present;
+  };
+  if ((await probeAll()) !== (await probeWith(realpathFs, w.probes)())) throw new Error('workspace-context bench: the two providers disagree on the probes');
+  const runs = quick ? 3 : 5;
+  const rows: Row[] = [await side(`${group}: probe (${w.probes.length} resolve + stat, node:fs provider)`, probeAll, probeWith(realpathFs, w.probes), runs)];
+  const deep = deepChain(DEEP_LEVELS);
+  try {
+    const deepFs = createNodeFileSystem();
+    const deepRealpath = realpathProvider(deepFs);
+    rows.push(await side(`workspace-context, cwd ${DEEP_LEVELS} deep: probe the baseline chain (${deep.probes.length} resolve + stat)`, probeWith(deepFs, deep.probes), probeWith(deepRealpath, deep.probes), runs));
+  } finally {
+    rmSync(deep.base, { recursive: true, force: true });
+  }
   const notes = [
     `workspace-context workload: ${w.repo.directories} directories, ${w.repo.instructionFiles} instruction files, ${w.repo.sources.length} source files; cwd 8 levels below the root; ${TOUCHES} touches of random source files below the cwd (seeded), each probing every candidate of every directory it reaches; every file found is read once (later touches hit the version cache).`,
   ];

@@ -1,6 +1,10 @@
 // A DSH fs provider over node:fs (contract §9), for the CLI and for tests that want real files.
 // Targets are keyed by realpath so symlinks resolve to one identity; display paths stay as the caller
-// wrote them (resolved against the cwd), because those are what users recognise.
+// wrote them (resolved against the cwd), because those are what users recognise. Real paths are
+// built one component at a time from the real path of the parent directory, which the provider
+// remembers and re-checks with one `stat` per use: realpath(3) itself reads every component of a
+// path, so resolving each candidate of a deep tree that way costs about depth² per probe (depth³
+// for a walk), while this costs a few system calls per probe at any depth.
 
 import type { BigIntStats } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
@@ -29,6 +33,8 @@ export function createNodeFileSystem(options: NodeFileSystemOptions = {}): NodeF
 export class NodeFileSystem implements FileSystem {
   readonly sandboxMode = undefined;
   readonly #cwd: string;
+  /** Real paths of directories resolved before, with the identity (device, inode) they had then. */
+  readonly #dirs = new Map<string, { readonly real: string; readonly dev: bigint; readonly ino: bigint }>();
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.#cwd = resolvePath(options.cwd ?? process.cwd());
@@ -43,9 +49,55 @@ export class NodeFileSystem implements FileSystem {
     throwIfFsAborted(opts.signal, `resolve ${path}`);
     if (path === '') throw new FsError('FS_NOT_FOUND', 'resolve: empty path');
     const displayPath = resolvePath(opts.cwd ?? this.#cwd, path);
-    const targetKey = await realTarget(displayPath);
+    const targetKey = await this.#realTarget(displayPath);
     throwIfFsAborted(opts.signal, `resolve ${path}`);
     return { targetKey, displayPath };
+  }
+
+  /**
+   * The real path of `absolute`: the real path of its parent directory plus its name, followed when
+   * the name is a symlink; an absent path is anchored on its nearest existing ancestor (`undefined`
+   * parents are absent). A file on the way is `FS_NOT_FOUND`.
+   */
+  async #realTarget(absolute: string): Promise<string> {
+    const parent = dirname(absolute);
+    if (parent === absolute) return absolute;
+    const realParent = await this.#realDirectory(parent, absolute);
+    const candidate = join(realParent === undefined ? await this.#realTarget(parent) : realParent, basename(absolute));
+    if (realParent === undefined) return candidate;
+    const info = await statOrAbsent(candidate, absolute, false);
+    return info?.isSymbolicLink() ? ((await realpathOrAbsent(candidate, absolute)) ?? candidate) : candidate;
+  }
+
+  /**
+   * The real path of the directory `dir`, `undefined` when it does not exist; `FS_NOT_FOUND` when a
+   * file stands on the way (`what` is the path being resolved, for the message). A remembered real
+   * path is used only while `dir` still leads to the same directory (same device and inode).
+   */
+  async #realDirectory(dir: string, what: string): Promise<string | undefined> {
+    const parent = dirname(dir);
+    if (parent === dir) return dir;
+    const known = this.#dirs.get(dir);
+    if (known !== undefined) {
+      const now = await statOrAbsent(dir, what, true);
+      if (now?.isDirectory() && now.dev === known.dev && now.ino === known.ino) return known.real;
+      this.#dirs.delete(dir);
+    }
+    const realParent = await this.#realDirectory(parent, what);
+    if (realParent === undefined) return undefined;
+    const candidate = join(realParent, basename(dir));
+    let info = await statOrAbsent(candidate, what, false);
+    let real = candidate;
+    if (info?.isSymbolicLink()) {
+      const followed = await realpathOrAbsent(candidate, what);
+      info = followed === undefined ? undefined : await statOrAbsent(followed, what, true);
+      real = followed ?? candidate;
+    }
+    if (info === undefined) return undefined;
+    if (!info.isDirectory()) throw new FsError('FS_NOT_FOUND', `resolve ${what}: a parent is not a directory`);
+    if (this.#dirs.size >= REMEMBERED_DIRECTORIES) this.#dirs.clear();
+    this.#dirs.set(dir, { real, dev: info.dev, ino: info.ino });
+    return real;
   }
 
   processPath(target: FsTarget): string {
@@ -132,16 +184,22 @@ export class NodeFileSystem implements FileSystem {
   /** Entries sorted by name in code-point order (X-15), typed after following symlinks. */
   async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
     throwIfFsAborted(signal, `listDir ${target.displayPath}`);
-    let names: string[];
+    let dirents;
     try {
-      names = await readdir(target.targetKey);
+      dirents = await readdir(target.targetKey, { withFileTypes: true });
     } catch (error) {
       throw toFsError(error, 'listDir', target.displayPath);
     }
-    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const entries: FsDirEntry[] = [];
-    for (const name of names) {
-      const child = await this.resolve(join(target.displayPath, name), { signal });
+    for (const dirent of dirents) {
+      const { name } = dirent;
+      throwIfFsAborted(signal, `listDir ${target.displayPath}`);
+      // The entries of the directory just read: each one's real path is the directory's plus its
+      // name, unless it is a link (no per-entry walk of the whole path).
+      const real = join(target.targetKey, name);
+      const displayPath = join(target.displayPath, name);
+      const child = { targetKey: dirent.isSymbolicLink() ? ((await realpathOrAbsent(real, displayPath)) ?? real) : real, displayPath };
       const info = await this.stat(child, signal);
       entries.push(info === undefined ? { name, type: 'other', target: child } : { name, type: info.type, target: child, version: info.version, size: info.size });
     }
@@ -180,26 +238,25 @@ export class NodeFileSystem implements FileSystem {
   }
 }
 
-async function realTarget(absolute: string): Promise<string> {
+/** How many directories' real paths a provider remembers (it forgets them all when full). */
+const REMEMBERED_DIRECTORIES = 4096;
+
+/** `lstat` (or, with `follow`, `stat`) as bigints; `undefined` when absent or a dangling link. */
+async function statOrAbsent(path: string, what: string, follow: boolean): Promise<BigIntStats | undefined> {
   try {
-    return await realpath(absolute);
+    return await (follow ? stat : lstat)(path, { bigint: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw new FsError('FS_NOT_FOUND', `resolve ${absolute}: a parent is not a directory`, { cause: error });
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw toFsError(error, 'resolve', absolute);
+    if (isAbsence(error)) return undefined;
+    throw toFsError(error, 'resolve', what);
   }
-  // Absent: anchor the missing rest on the nearest existing ancestor. It is a directory: had a file
-  // stood on the way, realpath would have failed with ENOTDIR above, not ENOENT (so no stat is spent
-  // on it; an absent candidate is the common case of a probe).
-  const missing = [basename(absolute)];
-  for (let dir = dirname(absolute); ; dir = dirname(dir)) {
-    try {
-      const real = await realpath(dir);
-      return join(real, ...missing);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTDIR') throw new FsError('FS_NOT_FOUND', `resolve ${absolute}: a parent is not a directory`, { cause: error });
-      if (code !== 'ENOENT' || dirname(dir) === dir) throw toFsError(error, 'resolve', absolute);
-      missing.unshift(basename(dir));
-    }
+}
+
+/** realpath(3) of a link; `undefined` when it dangles. */
+async function realpathOrAbsent(path: string, what: string): Promise<string | undefined> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if (isAbsence(error)) return undefined;
+    throw toFsError(error, 'resolve', what);
   }
 }

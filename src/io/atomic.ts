@@ -43,12 +43,19 @@ function isTempName(name: string, prefix: string): boolean {
 /**
  * A fresh temporary name for `path`: hidden (it starts with `.`, so the memory tool can neither list
  * nor address it), with a random part (the one place X-15 allows randomness).
+ * @param path the target
+ * @returns an absolute path in the target's directory
  */
 export function tempName(path: string): string {
   return join(dirname(path), `${tempPrefix(path)}${randomBytes(TEMP_RANDOM_HEX / 2).toString('hex')}${TEMP_SUFFIX}`);
 }
 
-/** Removes `path` if it exists; a failure here must not hide the error or result being reported. */
+/**
+ * Removes `path` if it exists; a failure here must not hide the error or result being reported.
+ * @param ops the file operations
+ * @param path what to remove
+ * @returns steps that never throw
+ */
 export function* removeQuietly(ops: FileOps, path: string): Steps<void> {
   try {
     if ((yield* settle(ops.lstat(path))) !== undefined) yield* settle(ops.unlink(path));
@@ -57,7 +64,12 @@ export function* removeQuietly(ops: FileOps, path: string): Steps<void> {
   }
 }
 
-/** Removes temporary files of `path` left by a writer that died before its rename or cleanup. */
+/**
+ * Removes temporary files of `path` left by a writer that died before its rename or cleanup.
+ * @param ops the file operations
+ * @param path the target whose temporary files are swept (its lock must be held)
+ * @returns steps that never throw
+ */
 export function* sweepTemps(ops: FileOps, path: string): Steps<void> {
   const prefix = tempPrefix(path);
   let entries;
@@ -75,6 +87,12 @@ export function* sweepTemps(ops: FileOps, path: string): Steps<void> {
  * Writes `bytes` to a new temporary file next to `path`; `path` is untouched. Old temporary files of
  * `path` are swept first, unless `sweep` is false (a second file staged for the same target, such as
  * a copy of its old bytes kept to undo a change, must not sweep the first).
+ * @param ops the file operations
+ * @param path the target
+ * @param bytes the new content
+ * @param mode the temporary file's mode, which the target takes over (default 0600)
+ * @param sweep whether to sweep old temporary files of `path` first
+ * @returns the staged file
  */
 export function* stage(ops: FileOps, path: string, bytes: Uint8Array, mode = PRIVATE_FILE_MODE, sweep = true): Steps<Staged> {
   if (sweep) yield* sweepTemps(ops, path);
@@ -88,7 +106,13 @@ export function* stage(ops: FileOps, path: string, bytes: Uint8Array, mode = PRI
   return { path, temp };
 }
 
-/** Renames a staged file over its target; on failure the temporary file is removed and the target keeps its old bytes. */
+/**
+ * Renames a staged file over its target; on failure the temporary file is removed and the target
+ * keeps its old bytes.
+ * @param ops the file operations
+ * @param staged what `stage` returned
+ * @returns steps that throw the OS error on failure
+ */
 export function* commit(ops: FileOps, staged: Staged): Steps<void> {
   try {
     yield* settle(ops.rename(staged.temp, staged.path));
@@ -98,12 +122,24 @@ export function* commit(ops: FileOps, staged: Staged): Steps<void> {
   }
 }
 
-/** Drops a staged file without publishing it. */
+/**
+ * Drops a staged file without publishing it.
+ * @param ops the file operations
+ * @param staged what `stage` returned
+ * @returns steps that never throw
+ */
 export function* discard(ops: FileOps, staged: Staged): Steps<void> {
   yield* removeQuietly(ops, staged.temp);
 }
 
-/** Stages and commits: `path` holds either its old bytes or all of `bytes`, never a mix. */
+/**
+ * Stages and commits: `path` holds either its old bytes or all of `bytes`, never a mix.
+ * @param ops the file operations
+ * @param path the target
+ * @param bytes the new content
+ * @param mode the new file's mode (default 0600)
+ * @returns steps that throw the OS error on failure
+ */
 export function* writeAtomic(ops: FileOps, path: string, bytes: Uint8Array, mode = PRIVATE_FILE_MODE): Steps<void> {
   yield* commit(ops, yield* stage(ops, path, bytes, mode));
 }

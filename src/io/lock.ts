@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { sha1Hex, truncateUtf8, utf8Length } from '../engine/index.js';
 import { PRIVATE_FILE_MODE, removeQuietly } from './atomic.js';
 import type { FileOps } from './ops.js';
 import { settle, type Steps } from './steps.js';
@@ -31,9 +32,22 @@ export interface LockOptions {
   readonly staleMs?: number;
 }
 
-/** The lock file next to `path`: `<dir>/.<name>.lock` (hidden, so listings skip it). */
+/** Longest file name most file systems take, in bytes. */
+const MAX_NAME_BYTES = 255;
+/** Bytes of a long name a lock file name keeps, before a digest of the whole name. */
+const LONG_NAME_PREFIX_BYTES = 200;
+
+/**
+ * The lock file next to `path`: `<dir>/.<name>.lock` (hidden, so listings skip it). A name too long
+ * for that (a project key can be 255 bytes) keeps a prefix and adds a digest of the whole name.
+ * @param path what the lock guards
+ * @returns the lock file's path
+ */
 export function lockPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.lock`);
+  const name = basename(path);
+  const plain = `.${name}.lock`;
+  if (utf8Length(plain) <= MAX_NAME_BYTES) return join(dirname(path), plain);
+  return join(dirname(path), `.${truncateUtf8(name, LONG_NAME_PREFIX_BYTES).text}.${sha1Hex(name).slice(0, 16)}.lock`);
 }
 
 /** What a lock file says about its owner. */
@@ -119,7 +133,13 @@ function* breakLock(ops: FileOps, lockPath: string, raw: string, staleMs: number
   }
 }
 
-/** Takes the lock at `lockPath` (its directory must exist); returns the token that proves ownership. */
+/**
+ * Takes the lock at `lockPath` (its directory must exist).
+ * @param ops the file operations
+ * @param lockPath the lock file
+ * @param options how long to wait, and when an abandoned lock may be taken over
+ * @returns steps ending in the token that proves ownership; they throw `LockTimeoutError` after the timeout
+ */
 export function* acquire(ops: FileOps, lockPath: string, options: LockOptions = {}): Steps<string> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_LOCK_STALE_MS;
@@ -150,7 +170,13 @@ export function* acquire(ops: FileOps, lockPath: string, options: LockOptions = 
   }
 }
 
-/** Releases the lock if it is still the one `token` took (a lock broken as stale meanwhile is someone else's now). */
+/**
+ * Releases the lock if it is still the one `token` took (a lock broken as stale meanwhile is someone else's now).
+ * @param ops the file operations
+ * @param lockPath the lock file
+ * @param token what `acquire` returned
+ * @returns steps that never throw
+ */
 export function* release(ops: FileOps, lockPath: string, token: string): Steps<void> {
   try {
     const read = yield* settle(ops.readPrefix(lockPath, LOCK_READ_BYTES));
@@ -160,7 +186,14 @@ export function* release(ops: FileOps, lockPath: string, token: string): Steps<v
   }
 }
 
-/** Runs `body` while holding the lock at `lockPath`, releasing it however `body` ends. */
+/**
+ * Runs `body` while holding the lock at `lockPath`, releasing it however `body` ends.
+ * @param ops the file operations
+ * @param lockPath the lock file
+ * @param body the steps to run under the lock
+ * @param options how long to wait, and when an abandoned lock may be taken over
+ * @returns steps ending in `body`'s result
+ */
 export function* locked<T>(ops: FileOps, lockPath: string, body: () => Steps<T>, options: LockOptions = {}): Steps<T> {
   const token = yield* acquire(ops, lockPath, options);
   try {

@@ -10,7 +10,11 @@ export type Awaitable<T> = T | Promise<T>;
 /** A sequence of file operations that ends with a `T`. */
 export type Steps<T> = Generator<unknown, T, unknown>;
 
-/** Yields one operation's result to the driver and resumes with its settled value. */
+/**
+ * Yields one operation's result to the driver and resumes with its settled value.
+ * @param value what a port operation returned
+ * @returns steps ending in the settled value (a rejection is thrown at the yield)
+ */
 export function* settle<T>(value: Awaitable<T>): Steps<T> {
   return (yield value) as T;
 }
@@ -22,6 +26,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /**
  * Runs `steps` to the end synchronously. A step that yields a promise is a programming error (an
  * async port passed to a synchronous caller) and throws a TypeError into the steps.
+ * @param steps the generator to drive
+ * @returns its result
  */
 export function runSync<T>(steps: Steps<T>): T {
   let next = steps.next();
@@ -33,7 +39,11 @@ export function runSync<T>(steps: Steps<T>): T {
   return next.value;
 }
 
-/** Runs `steps` to the end, awaiting every yielded promise (a rejection is thrown into the steps). */
+/**
+ * Runs `steps` to the end, awaiting every yielded promise (a rejection is thrown into the steps).
+ * @param steps the generator to drive
+ * @returns its result
+ */
 export async function runAsync<T>(steps: Steps<T>): Promise<T> {
   let next = steps.next();
   while (!next.done) {

@@ -62,6 +62,27 @@ describe('resolve', () => {
     expect(await code(fs.resolve(join(root, 'file'), { signal: aborted() }))).toBe('FS_ABORTED');
   });
 
+  it('item 10: a remembered directory that became a link, or a link that was retargeted, resolves to its new real path', async () => {
+    const provider = createNodeFileSystem({ cwd: '/' });
+    await mkdir(join(root, 'a'));
+    await mkdir(join(root, 'one'));
+    await mkdir(join(root, 'two'));
+    await symlink(join(root, 'one'), join(root, 'l'));
+    expect((await provider.resolve(join(root, 'a', 'x.md'))).targetKey).toBe(join(root, 'a', 'x.md'));
+    expect((await provider.resolve(join(root, 'l', 'f.md'))).targetKey).toBe(join(root, 'one', 'f.md'));
+    await rename(join(root, 'a'), join(root, 'moved'));
+    await symlink(join(root, 'two'), join(root, 'a'));
+    await rm(join(root, 'l'));
+    await symlink(join(root, 'two'), join(root, 'l'));
+    expect((await provider.resolve(join(root, 'a', 'x.md'))).targetKey).toBe(join(root, 'two', 'x.md'));
+    expect((await provider.resolve(join(root, 'l', 'f.md'))).targetKey).toBe(join(root, 'two', 'f.md'));
+    await rm(join(root, 'l'));
+    await writeFile(join(root, 'l'), 'now a file');
+    expect(await code(provider.resolve(join(root, 'l', 'f.md')))).toBe('FS_NOT_FOUND');
+    await rm(join(root, 'two'), { recursive: true });
+    expect((await provider.resolve(join(root, 'a', 'x.md'))).targetKey).toBe(join(root, 'a', 'x.md'));
+  });
+
   it('contains compares target keys by path segments', async () => {
     const parent = await fs.resolve(join(root, 'a'));
     expect(fs.contains(parent, await fs.resolve(join(root, 'a', 'b')))).toBe(true);

@@ -100,6 +100,16 @@ describe('atomic write (AM-25, CP-31)', () => {
 });
 
 describe('the cross-process lock', () => {
+  it('lock file names are hidden, and stay within 255 bytes for a 255-byte name (a long project key), distinct per name', () => {
+    expect(lockPathFor('/x/--repo--')).toBe('/x/.--repo--.lock');
+    const a = `--${'a'.repeat(251)}--`;
+    const b = `--${'a'.repeat(250)}b--`;
+    const [la, lb] = [lockPathFor(`/x/${a}`), lockPathFor(`/x/${b}`)];
+    expect(Buffer.byteLength(la.slice(3))).toBeLessThanOrEqual(255);
+    expect(la).toMatch(/^\/x\/\.-{2}a{198}\.[0-9a-f]{16}\.lock$/);
+    expect(la).not.toBe(lb);
+  });
+
   it('a lock held by a live process is waited for, then the wait ends with an error naming the holder', async () => {
     const dir = tempDir();
     const lock = lockPathFor(join(dir, 'f'));

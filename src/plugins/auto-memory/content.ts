@@ -5,10 +5,13 @@
 import { readBounded, utf8Length } from '../../engine/index.js';
 import type { MemoryDisk } from './disk.js';
 
-/** The tool's error codes (AM-11 [P]). */
+/**
+ * The tool's error codes (AM-11 [P]), plus `IO_ERROR`: the file system refused (a full disk, no
+ * permission, another process holding the memory directory too long), named with the virtual path.
+ */
 export type MemoryErrorCode =
   | 'INVALID_PATH' | 'NOT_MARKDOWN' | 'NOT_FOUND' | 'ALREADY_EXISTS' | 'NO_MATCH' | 'MULTIPLE_MATCHES' | 'INVALID_LINE'
-  | 'FILE_TOO_LARGE' | 'TOO_MANY_FILES' | 'BINARY_CONTENT' | 'FORBIDDEN';
+  | 'FILE_TOO_LARGE' | 'TOO_MANY_FILES' | 'BINARY_CONTENT' | 'FORBIDDEN' | 'IO_ERROR';
 
 /** A structured tool error (AM-11). */
 export interface MemoryError {

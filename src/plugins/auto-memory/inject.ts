@@ -133,9 +133,9 @@ export class Injector {
     if (this.#reader?.fs !== fs) this.#reader = { fs, reader: new RuleReader(fs, config, (m) => ctx.logger.warn('%s', m)) };
     const rules = await this.#reader.reader.collect({ userRuleDirs: config.userRuleDirs, projectRuleDirs: config.projectRuleDirs, projectRoot: project.root }, signal);
     const rejectedBefore = this.#matcher.rejected;
-    this.#matcher.update(rules);
+    this.#matcher.update(rules, config);
     if (this.#matcher.rejected !== rejectedBefore) {
-      for (const r of this.#matcher.rejected) ctx.logger.warn('auto-memory: rule %s: ignoring glob %s: %s', r.displayPath, JSON.stringify(r.pattern), r.reason);
+      for (const r of this.#matcher.rejected) ctx.logger.warn('auto-memory: rule %s: ignoring glob %s: %s', r.displayPath, shownGlob(r.pattern), r.reason);
     }
     const active = this.#activeFor(agent, project);
     const already = new Set(present.flatMap((s) => (s.channel === 'rules' && Array.isArray(s.rules) ? s.rules : []).map((r: { path?: unknown; digest?: unknown }) => `${r.path}\0${r.digest}`)));
@@ -170,6 +170,11 @@ export class Injector {
     }
     return active;
   }
+}
+
+/** A glob for a log line: quoted, and cut after 80 characters (a hostile one can be 64 KiB). */
+function shownGlob(pattern: string): string {
+  return pattern.length > 80 ? `${JSON.stringify(pattern.slice(0, 60))}… (${pattern.length} characters)` : JSON.stringify(pattern);
 }
 
 /**

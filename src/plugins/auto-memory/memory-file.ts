@@ -37,13 +37,28 @@ export function fileStem(relative: string): string {
 /**
  * Title and description of `text` stored at `relative` (AM-18): the title is the frontmatter `name`
  * when it is valid kebab-case, else the file stem; the description is the frontmatter `description`,
- * else the first non-empty body line, trimmed.
+ * else the first non-empty body line, trimmed. An index entry is one line, so a control character
+ * or line separator in the description (a lone CR ends a line in Markdown) becomes a space.
  */
 export function deriveEntry(text: string, relative: string): DerivedEntry {
   const fields = memoryFields(text);
   const title = fields.name !== undefined && NAME_PATTERN.test(fields.name) ? fields.name : fileStem(relative);
-  const description = fields.description?.trim() || firstBodyLine(splitFrontmatter(text).body);
+  const description = oneLine(fields.description?.trim() || firstBodyLine(splitFrontmatter(text).body) || '').trim();
   return { title, description: description === '' ? undefined : description };
+}
+
+/** `text` with every control character but tab, and U+2028/U+2029, replaced by a space. */
+function oneLine(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) {
+      out += `${text.slice(from, i)} `;
+      from = i + 1;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function firstBodyLine(body: string): string | undefined {

@@ -1,8 +1,11 @@
 // Virtual `/memories/...` paths (spec AM-08, AM-24). Validation is purely lexical and runs before any
 // disk access: a path that passes can only name something below the project memory dir, because
 // no segment can climb (`..`), hide (`.x`), switch drive or stream (`:`), or smuggle a separator
-// (`\`, NUL). Encoded forms (`%2e%2e`) are never decoded, so they stay literal names. The on-disk
-// half of AM-24 (symlinks, real path) is in disk.ts.
+// (`\`, NUL). Nor can it carry a control character or a line separator, which would let a name
+// write a line of its own into MEMORY.md (an index entry is one line, injected into every later
+// session), or a lone surrogate, which the file system would store as U+FFFD, so two different
+// names would share one file. Encoded forms (`%2e%2e`) are never decoded, so they stay literal
+// names. The on-disk half of AM-24 (symlinks, real path) is in disk.ts.
 
 import { utf8Length } from '../../engine/index.js';
 
@@ -41,12 +44,14 @@ export function virtualPath(relative: string): string {
 /**
  * Parses and validates a virtual path (AM-24): it must be exactly `/memories` or start with
  * `/memories/`, and every segment after that must be non-empty, not `.` or `..`, not start with `.`,
- * contain no `\`, NUL or `:`, and be at most MAX_SEGMENT_BYTES UTF-8 bytes. Returns the parsed path
- * or the problem (always `INVALID_PATH` here; the `.md` rule is `requireMarkdown`).
+ * contain no `\`, NUL or `:`, no control character (U+0000–U+001F, U+007F–U+009F), no line or
+ * paragraph separator (U+2028, U+2029) and no lone surrogate, and be at most MAX_SEGMENT_BYTES UTF-8
+ * bytes. Returns the parsed path or the problem (always `INVALID_PATH` here; the `.md` rule is
+ * `requireMarkdown`).
  */
 export function parseVirtualPath(input: unknown): VirtualPath | PathProblem {
   if (typeof input !== 'string') return invalid(`path must be a string starting with ${VIRTUAL_ROOT}, got ${input === undefined ? 'nothing' : typeof input}`);
-  const shown = JSON.stringify(input);
+  const shown = quote(input);
   if (input === VIRTUAL_ROOT) return { segments: [], relative: '', virtual: VIRTUAL_ROOT };
   if (!input.startsWith(`${VIRTUAL_ROOT}/`)) return invalid(`${shown} is outside ${VIRTUAL_ROOT}; every path must be ${VIRTUAL_ROOT} or start with ${VIRTUAL_ROOT}/`);
   const segments = input.slice(VIRTUAL_ROOT.length + 1).split('/');
@@ -60,11 +65,38 @@ export function parseVirtualPath(input: unknown): VirtualPath | PathProblem {
 
 function segmentProblem(segment: string): string | undefined {
   if (segment === '') return 'it has an empty segment (a doubled or trailing /)';
-  if (segment === '.' || segment === '..') return `the segment ${JSON.stringify(segment)} is a relative step`;
-  if (segment.startsWith('.')) return `the segment ${JSON.stringify(segment)} is hidden (starts with .)`;
-  for (const [char, name] of FORBIDDEN_CHARS) if (segment.includes(char)) return `the segment ${JSON.stringify(segment)} contains ${name}`;
+  if (segment === '.' || segment === '..') return `the segment ${quote(segment)} is a relative step`;
+  if (segment.startsWith('.')) return `the segment ${quote(segment)} is hidden (starts with .)`;
+  for (const [char, name] of FORBIDDEN_CHARS) if (segment.includes(char)) return `the segment ${quote(segment)} contains ${name}`;
+  const unsafe = unsafeCharacter(segment);
+  if (unsafe !== undefined) return `the segment ${quote(segment)} contains ${unsafe}`;
   const bytes = utf8Length(segment);
   if (bytes > MAX_SEGMENT_BYTES) return `a segment is ${bytes} bytes; the limit is ${MAX_SEGMENT_BYTES}`;
+  return undefined;
+}
+
+/** `text` as a JSON string literal with U+2028 and U+2029 escaped too, so a message stays one line. */
+export function quote(text: string): string {
+  return JSON.stringify(text).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * The first character of `text` no memory path may hold, described for the message: a C0 or C1
+ * control character or DEL, a line or paragraph separator, or a lone surrogate.
+ */
+export function unsafeCharacter(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return `the control character ${hex(code)}`;
+    if (code === 0x2028 || code === 0x2029) return `the ${code === 0x2028 ? 'line' : 'paragraph'} separator ${hex(code)}`;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      i++;
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) return `the lone surrogate ${hex(code)}`;
+  }
   return undefined;
 }
 

@@ -48,6 +48,17 @@ export interface RuleSources {
 export const RULE_FRONTMATTER_ALLOWANCE = 65536;
 /** Most `.md` files one collection looks at, so a repository with a huge rule tree cannot stall a step. */
 export const MAX_RULE_FILES_SCANNED = 10000;
+/** Most directory entries (of any kind) one collection looks at. */
+export const MAX_RULE_ENTRIES_VISITED = 20000;
+/** Most directories one collection lists. */
+export const MAX_RULE_DIRS_VISITED = 2000;
+
+/** What one collection may still visit (AM-31): every walk of every rule dir draws on it. */
+interface WalkBudget {
+  files: number;
+  entries: number;
+  dirs: number;
+}
 
 /**
  * Parses a rule file's text (AM-33): the `paths` globs of its frontmatter and its body with the
@@ -127,7 +138,47 @@ export function below(base: string, absolute: string): string | undefined {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
-/** The compiled globs of a rule list; rebuilt only when the list of globs changes. */
+/** Most UTF-8 bytes of `paths:` globs one rule may have; a rule with more is skipped, alone. */
+export const MAX_RULE_GLOB_BYTES = 16384;
+/** Most UTF-8 bytes of globs compiled for one collection; path rules past it stay inactive, with a warning. */
+export const MAX_GLOB_BYTES = 262144;
+/** The limits `RuleMatcher.update` assumes when given none: AM-03's defaults. */
+const DEFAULT_RULE_LIMITS: RuleLimits = { maxRuleBytes: 65536, maxRulesBytes: 131072, maxRules: 100 };
+
+/** A glob (or a whole rule's globs) that is not compiled, and why. */
+export interface RejectedGlob {
+  readonly displayPath: string;
+  readonly pattern: string;
+  readonly reason: string;
+}
+
+/**
+ * Which path-scoped rules could ever be injected (AM-35): a rule is chosen only after every
+ * unconditional rule before it, so one that would not fit after them (by `maxRules` or
+ * `maxRulesBytes`), or that `selectRules` always skips (empty, over `maxRuleBytes`), never is.
+ */
+export function injectablePathRules(rules: readonly Rule[], limits: RuleLimits): boolean[] {
+  let count = 0;
+  let bytes = 0;
+  let open = true;
+  return rules.map((rule) => {
+    const usable = rule.body !== '' && rule.bytes <= limits.maxRuleBytes;
+    const fits = open && usable && count + 1 <= limits.maxRules && bytes + rule.bytes <= limits.maxRulesBytes;
+    if (rule.paths.length > 0) return fits;
+    if (usable && open) {
+      if (fits) (count++, (bytes += rule.bytes));
+      else open = false; // selectRules stops here, whatever follows
+    }
+    return false;
+  });
+}
+
+/**
+ * The compiled globs of a rule list; rebuilt only when the list of globs changes. Only rules that
+ * can be injected are compiled, each rule's globs are bounded (MAX_RULE_GLOB_BYTES) and so is the
+ * total (MAX_GLOB_BYTES), and a glob the engine refuses is dropped alone: one repository's rules can
+ * neither make compiling slow nor switch the other rules off.
+ */
 export class RuleMatcher {
   #key = '';
   #set: GlobSet | undefined;
@@ -136,22 +187,54 @@ export class RuleMatcher {
   /** Rule index of each pattern of `#set`. */
   #owners: number[] = [];
   #rules: readonly Rule[] = [];
-  /** Patterns the engine refused, with the reason (reported once per compile). */
-  rejected: { displayPath: string; pattern: string; reason: string }[] = [];
+  /** Globs not compiled, with the reason (a new array at each compile, so a caller can report once). */
+  rejected: RejectedGlob[] = [];
 
   /**
-   * Points the matcher at `rules`, compiling their globs into one GlobSet if the globs changed.
-   * Rules without globs may come and go without a compile: only the pattern-to-rule map is rebuilt.
+   * A matcher with no rules yet.
+   * @param bounds the per-rule and total glob bytes (MAX_RULE_GLOB_BYTES, MAX_GLOB_BYTES unless a
+   *   test needs others)
    */
-  update(rules: readonly Rule[]): void {
+  constructor(readonly bounds: { readonly ruleGlobBytes: number; readonly globBytes: number } = { ruleGlobBytes: MAX_RULE_GLOB_BYTES, globBytes: MAX_GLOB_BYTES }) {}
+
+  /** The patterns the compiled set holds, in order. */
+  get compiled(): readonly string[] {
+    return this.#set?.patterns ?? [];
+  }
+
+  /**
+   * Points the matcher at `rules`, compiling the globs of the rules that can be injected under
+   * `limits` into one GlobSet if those globs changed. Rules without globs may come and go without a
+   * compile: only the pattern-to-rule map is rebuilt. Never throws for what the rules contain;
+   * what it leaves out is in `rejected`.
+   * @param rules the collection, in AM-31 order
+   * @param limits AM-35's limits (default: AM-03's defaults), which decide what can be injected
+   * @returns nothing; `activated` answers from the new set
+   */
+  update(rules: readonly Rule[], limits: RuleLimits = DEFAULT_RULE_LIMITS): void {
     this.#rules = rules;
     const patterns: string[] = [];
     const owners: number[] = [];
-    rules.forEach((rule, i) => rule.paths.forEach((p) => (patterns.push(p), owners.push(i))));
+    const skipped: RejectedGlob[] = [];
+    const injectable = injectablePathRules(rules, limits);
+    let total = 0;
+    rules.forEach((rule, i) => {
+      if (!injectable[i]) return;
+      const bytes = rule.paths.reduce((sum, p) => sum + utf8Length(p), 0);
+      const more = rule.paths.length > 1 ? ` (and ${rule.paths.length - 1} more)` : '';
+      if (bytes > this.bounds.ruleGlobBytes) {
+        skipped.push({ displayPath: rule.displayPath, pattern: rule.paths[0]!, reason: `the rule's paths globs${more} are ${bytes} bytes; the limit is ${this.bounds.ruleGlobBytes} per rule` });
+      } else if (total + bytes > this.bounds.globBytes) {
+        skipped.push({ displayPath: rule.displayPath, pattern: rule.paths[0]!, reason: `the globs of the rules before it take ${total} bytes; with this rule's ${bytes}${more} they would pass the limit of ${this.bounds.globBytes}` });
+      } else {
+        total += bytes;
+        rule.paths.forEach((p) => (patterns.push(p), owners.push(i)));
+      }
+    });
     const key = JSON.stringify(patterns);
     if (key !== this.#key) {
       this.#key = key;
-      this.rejected = [];
+      this.rejected = skipped;
       this.#compile(patterns, owners);
     }
     this.#owners = this.#kept.map((i) => owners[i]!);
@@ -159,25 +242,41 @@ export class RuleMatcher {
 
   #compile(patterns: string[], owners: number[]): void {
     this.#kept = patterns.map((_, i) => i);
-    if (patterns.length === 0) {
-      this.#set = undefined;
-      return;
-    }
+    this.#set = undefined;
+    if (patterns.length === 0) return;
     try {
       this.#set = compileGlobs(patterns);
+      return;
     } catch {
-      // Only on failure: find the refused patterns one by one, drop them, and compile the rest once.
-      this.#kept = this.#kept.filter((i) => {
-        try {
-          compileGlobs([patterns[i]!]);
-          return true;
-        } catch (error) {
-          this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern: patterns[i]!, reason: (error as Error).message });
-          return false;
-        }
-      });
-      this.#set = this.#kept.length === 0 ? undefined : compileGlobs(this.#kept.map((i) => patterns[i]!));
+      // Only on failure: find the refused patterns one by one and drop them.
     }
+    this.#kept = this.#kept.filter((i) => {
+      try {
+        compileGlobs([patterns[i]!]);
+        return true;
+      } catch (error) {
+        this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern: patterns[i]!, reason: (error as Error).message });
+        return false;
+      }
+    });
+    // Each glob compiles alone but the set may still be too large: keep the longest prefix that compiles.
+    let low = 0;
+    let high = this.#kept.length;
+    let best: GlobSet | undefined;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      try {
+        best = compileGlobs(this.#kept.slice(0, mid).map((i) => patterns[i]!));
+        low = mid;
+      } catch {
+        high = mid - 1;
+      }
+    }
+    for (const i of this.#kept.slice(low)) {
+      this.rejected.push({ displayPath: this.#rules[owners[i]!]!.displayPath, pattern: patterns[i]!, reason: 'the compiled set of the globs before it is already as large as the engine allows' });
+    }
+    this.#kept = this.#kept.slice(0, low);
+    this.#set = best;
   }
 
   /**
@@ -219,6 +318,7 @@ interface Found {
  */
 export class RuleReader {
   readonly #cache = new Map<string, { version: FsVersion; displayPath: string; rule: Rule | undefined }>();
+  readonly #warned = new Set<string>();
 
   constructor(
     readonly fs: FileSystem,
@@ -233,7 +333,7 @@ export class RuleReader {
    */
   async collect(sources: RuleSources, signal?: AbortSignal): Promise<Rule[]> {
     const found: Found[] = [];
-    const budget = { left: MAX_RULE_FILES_SCANNED };
+    const budget: WalkBudget = { files: MAX_RULE_FILES_SCANNED, entries: MAX_RULE_ENTRIES_VISITED, dirs: MAX_RULE_DIRS_VISITED };
     for (const dir of sources.userRuleDirs) {
       await this.#scan(dir.path, stripSlashes(dir.configured), 'user', undefined, found, budget, signal);
     }
@@ -258,41 +358,64 @@ export class RuleReader {
   /**
    * Collects the `.md` files below one rule dir (`**\/*.md`: hidden names are skipped, as the glob's
    * default would). User dirs follow every link, with directory cycles broken by real path; project
-   * dirs skip anything whose real path leaves the project root (AM-32).
+   * dirs skip anything whose real path leaves the project root (AM-32). No walk enters a directory
+   * that contains the rule dir itself (a link back to the project root or the home directory would
+   * make every step walk all of it), and every walk draws on the collection's budget of files,
+   * entries and directories; running out stops the collection, with a warning.
    */
   async #scan(
-    absolute: string, display: string, level: Rule['level'], root: FsTarget | undefined, out: Found[], budget: { left: number }, signal: AbortSignal | undefined,
+    absolute: string, display: string, level: Rule['level'], root: FsTarget | undefined, out: Found[], budget: WalkBudget, signal: AbortSignal | undefined,
   ): Promise<void> {
     const start = await this.fs.resolve(absolute, { signal });
     const info = await this.fs.stat(start, signal).catch(() => undefined);
     if (info?.type !== 'directory' || (root !== undefined && !this.fs.contains(root, start))) return;
     const files: Found[] = [];
     const visited = new Set<string>([start.targetKey]);
+    const shown = (rel: string) => (rel === '' ? display : `${display}/${rel}`);
     const walk = async (dir: FsTarget, rel: string): Promise<void> => {
+      if (budget.dirs <= 0 || budget.entries <= 0 || budget.files <= 0) return;
+      budget.dirs--;
       let entries;
       try {
         entries = await this.fs.listDir(dir, signal);
       } catch (error) {
         if (signal?.aborted) throw error;
-        this.warn(`auto-memory: cannot list rule directory ${display}${rel === '' ? '' : `/${rel}`}: ${(error as Error).message}`);
+        this.warn(`auto-memory: cannot list rule directory ${shown(rel)}: ${(error as Error).message}`);
         return;
       }
       for (const entry of entries) {
-        if (entry.name.startsWith('.') || budget.left <= 0) continue;
+        if (budget.entries <= 0 || budget.files <= 0) return;
+        budget.entries--;
+        if (entry.name.startsWith('.')) continue;
         if (root !== undefined && !this.fs.contains(root, entry.target)) continue;
         const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
         if (entry.type === 'directory') {
           if (visited.has(entry.target.targetKey)) continue;
           visited.add(entry.target.targetKey);
+          if (this.fs.contains(entry.target, start)) {
+            this.#warnOnce(`auto-memory: not following rule directory ${shown(child)}: it leads back to a directory that contains ${display}`);
+            continue;
+          }
+          if (budget.dirs <= 0) continue;
           await walk(entry.target, child);
         } else if (entry.type === 'file' && entry.name.endsWith(MARKDOWN_SUFFIX)) {
-          budget.left--;
+          budget.files--;
           files.push({ level, displayPath: posix.join(display, child), target: entry.target, version: entry.version, size: entry.size });
         }
       }
     };
     await walk(start, '');
+    if (budget.files <= 0 || budget.entries <= 0 || budget.dirs <= 0) {
+      this.#warnOnce(`auto-memory: stopped reading rule directories at ${display}: the limits are ${MAX_RULE_FILES_SCANNED} .md files, ${MAX_RULE_ENTRIES_VISITED} entries and ${MAX_RULE_DIRS_VISITED} directories per step; rules past them are not loaded`);
+    }
     out.push(...files.sort((a, b) => compareCodePoints(a.displayPath, b.displayPath)));
+  }
+
+  /** Warns once per distinct message (the walk runs at every step). */
+  #warnOnce(message: string): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
+    this.warn(message);
   }
 
   async #read(file: Found, signal: AbortSignal | undefined): Promise<Rule | undefined> {

@@ -1,16 +1,19 @@
 // One project's memory directory and the six tool commands over it (spec AM-08..AM-12, AM-17..AM-19,
-// AM-24, AM-25). Every command validates everything first and writes last, so an error writes
-// nothing; the memory file is written before the index, and every write is atomic. Commands on one
-// directory run one at a time (a lock shared by every store in the process), so two sessions
-// editing the same project's index cannot lose each other's lines; another process's edit is
-// caught by the re-check just before each index rename (`#updateIndex`).
+// AM-24, AM-25). A write command runs under the project's cross-process lock (io/lock.ts: two DSH
+// terminals on one repository never lose each other's index lines), validates everything first,
+// stages its file and index changes and publishes them together (transaction.ts), so an error
+// writes nothing and a failure never leaves the index and a file disagreeing. Every error the model
+// sees is a structured code naming virtual paths only, never the host's DSH home. An editor that
+// changes MEMORY.md without the lock is caught by a re-read after the new index is staged.
 
-import { checkPath, ensureParents, KeyedLock, UnsafePathError, writeAtomic, type CheckedPath, type MemoryDisk } from './disk.js';
+import { LockTimeoutError, lockPathFor, withLock, type LockOptions } from '../../io/index.js';
+import { checkPath, UnsafePathError, type CheckedPath, type MemoryDisk } from './disk.js';
 import { checkWritable, compareCodePoints, encodeText, isMemoryError, memoryError, readTextFile, type MemoryError, type TextFile } from './content.js';
 import { appendEntry, entryLine, INDEX_HEADER, removeEntries, syncEntries } from './index-file.js';
 import { deriveEntry, legacyTitle, memoryIssues, newIssues, type Issue } from './memory-file.js';
 import { INDEX_FILE, isIndexPath, isPathProblem, mayBeIndexPath, MARKDOWN_SUFFIX, parseVirtualPath, requireMarkdown, type VirtualPath } from './paths.js';
 import { editLines, replaceOnce } from './edit.js';
+import { describeErrno, DiskError, errnoCode, Transaction } from './transaction.js';
 import { join } from 'node:path';
 
 /** Store limits (AM-12). */
@@ -34,24 +37,28 @@ export interface WriteResult {
 
 export type StoreResult = ViewResult | WriteResult | MemoryError;
 
-/** How often an index update re-reads and retries when another process changed MEMORY.md meanwhile. */
+/** How often an index update is computed again when something changed MEMORY.md without the lock. */
 const INDEX_RETRIES = 5;
-
-/** The lock every store in this process shares, keyed by memory dir. */
-const sharedLock = new KeyedLock();
+const INDEX_VIRTUAL = `/memories/${INDEX_FILE}`;
 
 /** The memory store of one project directory (`<root>/<projectKey>`). */
 export class MemoryStore {
+  /**
+   * @param disk the file operations (node:fs in production; tests inject failures)
+   * @param memdir the project's memory directory; its lock file sits next to it
+   * @param limits AM-12's limits
+   * @param lockOptions how long a command waits for another process's command on this project
+   */
   constructor(
     readonly disk: MemoryDisk,
     readonly memdir: string,
     readonly limits: StoreLimits,
-    readonly lock: KeyedLock = sharedLock,
+    readonly lockOptions: LockOptions = {},
   ) {}
 
   /** `view` (AM-08, AM-09): the root or a directory lists `.md` files recursively; a file returns its text. */
   view(rawPath: unknown, numbered: boolean): Promise<StoreResult> {
-    return this.#locked(async () => {
+    return this.#read(rawPath, async () => {
       const path = parseVirtualPath(rawPath ?? '/memories');
       if (isPathProblem(path)) return memoryError(path.code, path.message);
       const found = await checkPath(this.disk, this.memdir, path.segments);
@@ -71,7 +78,7 @@ export class MemoryStore {
 
   /** `create` (AM-08, AM-12, AM-17, AM-19): a new file; the first memory also creates the index. */
   create(rawPath: unknown, fileText: string): Promise<StoreResult> {
-    return this.#locked(async () => {
+    return this.#write(rawPath, async (tx) => {
       const target = await this.#file(rawPath, 'absent');
       if (isMemoryError(target)) return target;
       const { path, found } = target;
@@ -90,9 +97,11 @@ export class MemoryStore {
       const update = isIndex ? undefined : (current: TextFile | null) => ({ text: appendEntry(current?.text ?? INDEX_HEADER, line), bom: current?.bom ?? false });
       const indexProblem = update !== undefined ? this.#checkIndex(update(index ?? null)) : undefined;
       if (indexProblem !== undefined) return indexProblem;
-      await ensureParents(this.disk, this.memdir, path.segments);
-      await writeAtomic(this.disk, found.path, encodeText(file));
-      if (update !== undefined) await this.#updateIndex(update);
+      await tx.parents(path.virtual, path.segments);
+      await tx.write(path.virtual, found.path, encodeText(file), undefined);
+      const staged = update === undefined ? undefined : await this.#stageIndex(tx, update);
+      if (isMemoryError(staged)) return staged;
+      await tx.publish();
       return { ok: true, command: 'create', path: path.virtual, issues: isIndex ? [] : memoryIssues(file.text, path.relative) };
     });
   }
@@ -109,27 +118,26 @@ export class MemoryStore {
 
   /** `delete` (AM-08, AM-10, AM-19): removes the file and its index lines; deleting MEMORY.md does no index maintenance. */
   delete(rawPath: unknown): Promise<StoreResult> {
-    return this.#locked(async () => {
+    return this.#write(rawPath, async (tx) => {
       const target = await this.#file(rawPath, 'file');
       if (isMemoryError(target)) return target;
       const { path, found } = target;
-      const update = isIndexPath(path) ? undefined : (current: TextFile | null) => (current === null ? null : { ...current, text: removeEntries(current.text, path.relative) });
-      if (update !== undefined) {
-        const index = await this.#readIndex();
-        if (isMemoryError(index)) return index;
+      tx.remove(path.virtual, found.path);
+      if (!isIndexPath(path)) {
+        const staged = await this.#stageIndex(tx, (current) => (current === null ? null : { ...current, text: removeEntries(current.text, path.relative) }));
+        if (isMemoryError(staged)) return staged;
       }
-      await this.disk.unlink(found.path);
-      if (update !== undefined) await this.#updateIndex(update);
+      await tx.publish();
       return { ok: true, command: 'delete', path: path.virtual, issues: [] };
     });
   }
 
   /** `rename` (AM-08, AM-10, AM-19): moves a file and rewrites its index target (and a generated title). */
   rename(rawPath: unknown, rawNewPath: unknown): Promise<StoreResult> {
-    return this.#locked(async () => {
+    return this.#write(rawPath, async (tx) => {
       for (const raw of [rawPath, rawNewPath]) {
         const parsed = parseVirtualPath(raw);
-        if (!isPathProblem(parsed) && mayBeIndexPath(parsed)) return memoryError('FORBIDDEN', `${INDEX_FILE} cannot be renamed, and nothing can be renamed to it; the index must stay at /memories/${INDEX_FILE}`);
+        if (!isPathProblem(parsed) && mayBeIndexPath(parsed)) return memoryError('FORBIDDEN', `${INDEX_FILE} cannot be renamed, and nothing can be renamed to it; the index must stay at ${INDEX_VIRTUAL}`);
       }
       const source = await this.#file(rawPath, 'file');
       if (isMemoryError(source)) return source;
@@ -139,17 +147,14 @@ export class MemoryStore {
       const to = destination.path;
       const file = await readTextFile(this.disk, source.found.path, from.virtual, this.limits.maxFileBytes);
       if (isMemoryError(file)) return file;
-      const index = await this.#readIndex();
-      if (isMemoryError(index)) return index;
       const sync = {
         target: from.relative, newTarget: to.relative, before: deriveEntry(file.text, from.relative), after: deriveEntry(file.text, to.relative), legacyTitle: legacyTitle(file.text),
       };
-      const update = (current: TextFile | null) => (current === null ? null : { ...current, text: syncEntries(current.text, sync) });
-      const problem = this.#checkIndex(update(index));
-      if (problem !== undefined) return problem;
-      await ensureParents(this.disk, this.memdir, to.segments);
-      await this.disk.rename(source.found.path, destination.found.path);
-      await this.#updateIndex(update);
+      await tx.parents(to.virtual, to.segments);
+      tx.move(from.virtual, source.found.path, destination.found.path);
+      const staged = await this.#stageIndex(tx, (current) => (current === null ? null : { ...current, text: syncEntries(current.text, sync) }));
+      if (isMemoryError(staged)) return staged;
+      await tx.publish();
       const issues = newIssues(memoryIssues(file.text, from.relative), memoryIssues(file.text, to.relative));
       return { ok: true, command: 'rename', path: from.virtual, new_path: to.virtual, issues };
     });
@@ -157,7 +162,7 @@ export class MemoryStore {
 
   /** Shared body of str_replace and insert: read, transform, check, write, sync the index (AM-21). */
   #edit(rawPath: unknown, command: 'str_replace' | 'insert', change: (text: string, shown: string) => string | MemoryError): Promise<StoreResult> {
-    return this.#locked(async () => {
+    return this.#write(rawPath, async (tx) => {
       const target = await this.#file(rawPath, 'file');
       if (isMemoryError(target)) return target;
       const { path, found } = target;
@@ -167,19 +172,16 @@ export class MemoryStore {
       if (isMemoryError(text)) return text;
       const bad = checkWritable(text, file.bom, path.virtual, this.limits.maxFileBytes);
       if (bad !== undefined) return bad;
-      const edited = { text, bom: file.bom };
       const sync = {
         target: path.relative, before: deriveEntry(file.text, path.relative), after: deriveEntry(text, path.relative), legacyTitle: legacyTitle(file.text),
       };
-      const update = isIndexPath(path) ? undefined : (current: TextFile | null) => (current === null ? null : { ...current, text: syncEntries(current.text, sync) });
-      if (update !== undefined) {
-        const index = await this.#readIndex();
-        if (isMemoryError(index)) return index;
-        const problem = index === null ? undefined : this.#checkIndex(update(index));
-        if (problem !== undefined) return problem;
+      // The old bytes come back exactly from the decoded file (fatal UTF-8, BOM kept): the undo copy.
+      await tx.write(path.virtual, found.path, encodeText({ text, bom: file.bom }), encodeText(file));
+      if (!isIndexPath(path)) {
+        const staged = await this.#stageIndex(tx, (current) => (current === null ? null : { ...current, text: syncEntries(current.text, sync) }));
+        if (isMemoryError(staged)) return staged;
       }
-      await writeAtomic(this.disk, found.path, encodeText(edited));
-      if (update !== undefined) await this.#updateIndex(update);
+      await tx.publish();
       const issues = isIndexPath(path) ? [] : newIssues(memoryIssues(file.text, path.relative), memoryIssues(text, path.relative));
       return { ok: true, command, path: path.virtual, issues };
     });
@@ -209,35 +211,36 @@ export class MemoryStore {
   async #readIndex(): Promise<TextFile | null | MemoryError> {
     const found = await checkPath(this.disk, this.memdir, [INDEX_FILE]);
     if (found.type === undefined) return null;
-    if (found.type !== 'file') return memoryError('FORBIDDEN', `/memories/${INDEX_FILE} is not a regular file`);
-    return readTextFile(this.disk, found.path, `/memories/${INDEX_FILE}`, this.limits.maxFileBytes);
+    if (found.type !== 'file') return memoryError('FORBIDDEN', `${INDEX_VIRTUAL} is not a regular file`);
+    return readTextFile(this.disk, found.path, INDEX_VIRTUAL, this.limits.maxFileBytes);
   }
 
   #checkIndex(index: TextFile | null): MemoryError | undefined {
-    return index === null ? undefined : checkWritable(index.text, index.bom, `/memories/${INDEX_FILE}`, this.limits.maxFileBytes);
+    return index === null ? undefined : checkWritable(index.text, index.bom, INDEX_VIRTUAL, this.limits.maxFileBytes);
   }
 
   /**
-   * Applies `update` to the current index and writes it atomically. Between writing the temporary
-   * file and the rename it checks that MEMORY.md is still what `update` saw; if another process
-   * changed it, it starts over from the new content (up to INDEX_RETRIES times), so that edit is
-   * kept too. A `null` result or an unchanged text writes nothing.
+   * Stages `update` applied to the current index (a `null` result or an unchanged text stages
+   * nothing). Other plugin processes wait for the lock, but an editor does not: after staging, the
+   * index is read again, and if it changed meanwhile the update is computed again from the new text
+   * (up to INDEX_RETRIES times; then the command fails and writes nothing), so that edit is kept.
    */
-  async #updateIndex(update: (current: TextFile | null) => TextFile | null): Promise<void> {
-    const path = join(this.memdir, INDEX_FILE);
-    for (let attempt = 0; ; attempt++) {
+  async #stageIndex(tx: Transaction, update: (current: TextFile | null) => TextFile | null): Promise<MemoryError | undefined> {
+    for (let attempt = 0; attempt <= INDEX_RETRIES; attempt++) {
       const current = await this.#readIndex();
-      if (isMemoryError(current)) throw new Error(current.message);
+      if (isMemoryError(current)) return current;
       const next = update(current);
-      if (next === null || next.text === current?.text) return;
+      if (next === null || next.text === current?.text) {
+        await tx.dropIndex();
+        return undefined;
+      }
       const problem = this.#checkIndex(next);
-      if (problem !== undefined) throw new Error(problem.message);
-      const unchanged = async () => {
-        const again = await this.#readIndex();
-        return !isMemoryError(again) && again?.text === current?.text && again?.bom === current?.bom;
-      };
-      if (await writeAtomic(this.disk, path, encodeText(next), attempt < INDEX_RETRIES ? unchanged : undefined)) return;
+      if (problem !== undefined) return problem;
+      await tx.index(INDEX_VIRTUAL, join(this.memdir, INDEX_FILE), encodeText(next));
+      const again = await this.#readIndex();
+      if (!isMemoryError(again) && again?.text === current?.text && again?.bom === current?.bom) return undefined;
     }
+    return memoryError('IO_ERROR', `${INDEX_VIRTUAL} kept changing while this command tried to update it (${INDEX_RETRIES + 1} attempts); nothing was changed, try again`);
   }
 
   /** `.md` files below `dir`, relative to it, sorted by code point (AM-09). Hidden entries and links are skipped. */
@@ -261,15 +264,60 @@ export class MemoryStore {
     return (await this.#list(this.memdir)).length;
   }
 
-  /** Runs a command under the directory's lock; an unsafe path found on disk becomes INVALID_PATH. */
-  #locked(task: () => Promise<StoreResult>): Promise<StoreResult> {
-    return this.lock.run(this.memdir, async () => {
+  /** Runs a read-only command; a failure becomes a structured error (reads need no lock: writes are atomic renames). */
+  async #read(rawPath: unknown, task: () => Promise<StoreResult>): Promise<StoreResult> {
+    try {
+      return await task();
+    } catch (error) {
+      return failure(error, shownPath(rawPath), 'read');
+    }
+  }
+
+  /**
+   * Runs a write command under the project's lock with a fresh transaction. A command that returns
+   * an error, or throws, leaves nothing behind: what it staged is removed and so are the directories
+   * it created. Thrown failures become structured errors naming virtual paths only.
+   */
+  #write(rawPath: unknown, task: (tx: Transaction) => Promise<StoreResult>): Promise<StoreResult> {
+    const run = async (): Promise<StoreResult> => {
+      const tx = new Transaction(this.disk, this.memdir);
       try {
-        return await task();
+        const result = await task(tx);
+        if (!result.ok) await tx.abandon();
+        return result;
       } catch (error) {
-        if (error instanceof UnsafePathError) return memoryError('INVALID_PATH', error.message);
+        await tx.abandon();
         throw error;
       }
-    });
+    };
+    return withLock(this.disk, lockPathFor(this.memdir), run, this.lockOptions).catch((error: unknown) => failure(error, shownPath(rawPath), 'changed'));
   }
+}
+
+/** The virtual path a command names, for an error message (the raw argument only when it is one). */
+function shownPath(rawPath: unknown): string {
+  const parsed = parseVirtualPath(rawPath ?? '/memories');
+  return isPathProblem(parsed) ? '/memories' : parsed.virtual;
+}
+
+/**
+ * A thrown failure as the model may see it: an unsafe path on disk is INVALID_PATH, a name the file
+ * system finds too long is INVALID_PATH, a lock held too long and any other OS error are IO_ERROR,
+ * each naming the virtual path and the OS error code, never a host path. Anything else is a bug and
+ * is rethrown.
+ */
+function failure(error: unknown, virtual: string, action: string): MemoryError {
+  if (error instanceof UnsafePathError) return memoryError('INVALID_PATH', error.message);
+  if (error instanceof LockTimeoutError) {
+    return memoryError('IO_ERROR', `another process kept this project's memory directory locked for ${error.waitedMs} ms (${error.holder}); nothing was changed, try again`);
+  }
+  const disk = error instanceof DiskError ? error : undefined;
+  const code = disk?.code ?? errnoCode(error);
+  if (code === undefined) throw disk?.cause ?? error;
+  const where = disk?.virtual ?? virtual;
+  const outcome = disk === undefined || disk.changed.length === 0
+    ? 'nothing was changed'
+    : `${disk.changed.join(' and ')} ${disk.changed.length === 1 ? 'was' : 'were'} changed and could not be restored, so ${INDEX_VIRTUAL} may not match ${disk.changed.length === 1 ? 'it' : 'them'}`;
+  if (code === 'ENAMETOOLONG') return memoryError('INVALID_PATH', `${where} is too long for the file system: ${describeErrno(code)}; ${outcome}`);
+  return memoryError('IO_ERROR', `${where} could not be ${disk?.action ?? action}: ${describeErrno(code)}; ${outcome}`);
 }

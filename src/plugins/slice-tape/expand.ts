@@ -5,6 +5,7 @@
 import { SESSION_FORMAT_VERSION } from '../../host/names.js';
 import type { SessionEvent } from '../../host/session.js';
 import type { SpillStore } from '../../host/spill.js';
+import { checkGrepWork, compileGrep } from './grep.js';
 import { Ledger, resultBlocks, type ToolResultBlock } from './ledger.js';
 import { parseOrdinal } from './recall.js';
 import { restoreParts } from './spill.js';
@@ -67,23 +68,20 @@ function lineRange(value: unknown): [number, number] | undefined {
   return a >= 1 && a <= b ? [a, b] : undefined;
 }
 
-function pattern(value: unknown): RegExp | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
-  try {
-    return new RegExp(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Applies `lines` then `grep`; malformed or empty filters leave the text whole (ST-31 [U]). */
+/**
+ * Applies `lines` then `grep` (linear-time RE2, bounded work: grep.ts); malformed or empty filters
+ * leave the text whole (ST-31 [U]).
+ */
 function filter(text: string, args: ExpandArgs): string {
   const range = lineRange(args.lines);
-  const regex = pattern(args.grep);
-  if (range === undefined && regex === undefined) return text;
+  const grep = compileGrep(args.grep);
+  if (range === undefined && grep === undefined) return text;
   let lines = text.split('\n');
   if (range !== undefined) lines = lines.slice(range[0] - 1, range[1]);
-  if (regex !== undefined) lines = lines.filter((line) => regex.test(line));
+  if (grep !== undefined) {
+    checkGrepWork(grep, lines.reduce((sum, line) => sum + line.length, 0));
+    lines = lines.filter((line) => grep.test(line));
+  }
   return lines.join('\n');
 }
 

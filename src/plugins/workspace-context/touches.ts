@@ -6,6 +6,7 @@ import {
   fileTouchPath, isStepOpen, SessionEventType, type Agent, type Context, type Session, type SessionEvent, type ToolExecution,
   type ToolExecutionResult, type ToolExecutionToken,
 } from '../../host/index.js';
+import { KeyedQueue } from '../../io/index.js';
 import { syncInbox, type Composer } from './compose.js';
 import { isInstructionMessage } from './state.js';
 
@@ -23,8 +24,8 @@ export class Touches {
   readonly #stash = new Map<ToolExecutionToken, Batch>();
   /** Touches waiting for their step to end, per session. */
   readonly #staged = new WeakMap<Session, Batch>();
-  /** The tail of each agent's projection chain. */
-  readonly #tails = new WeakMap<Agent, Promise<void>>();
+  /** Each agent's projections, one at a time (an idle agent is forgotten). */
+  readonly #queue = new KeyedQueue<Agent>();
 
   constructor(
     private readonly ctx: Context,
@@ -67,8 +68,8 @@ export class Touches {
   }
 
   /** Resolves once every projection queued for `agent` (including ones queued meanwhile) settled. */
-  async settled(agent: Agent): Promise<void> {
-    for (let tail = this.#tails.get(agent); tail !== undefined; tail = this.#tails.get(agent)) await tail;
+  settled(agent: Agent): Promise<void> {
+    return this.#queue.settled(agent);
   }
 
   #stage(batch: Batch): void {
@@ -92,13 +93,9 @@ export class Touches {
       signal.throwIfAborted();
       syncInbox(agent, [], desired);
     };
-    const current = (this.#tails.get(agent) ?? Promise.resolve()).then(run).catch((error: unknown) => {
+    void this.#queue.run(agent, run).catch((error: unknown) => {
       // Cancellation (unload) commits nothing and is not a failure.
       if (!signal.aborted) this.ctx.logger.warn(REFRESH_FAILED, error);
-    });
-    this.#tails.set(agent, current);
-    void current.then(() => {
-      if (this.#tails.get(agent) === current) this.#tails.delete(agent);
     });
   }
 }

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { nodeDisk, type MemoryDisk } from '../../../src/plugins/auto-memory/disk.js';
 import { MemoryStore, type StoreLimits } from '../../../src/plugins/auto-memory/store.js';
-import { KeyedLock } from '../../../src/plugins/auto-memory/disk.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -27,7 +26,7 @@ export const LIMITS: StoreLimits = { maxFileBytes: 65536, maxFiles: 200 };
 export function tempStore(limits: Partial<StoreLimits> = {}, disk: MemoryDisk = nodeDisk): { store: MemoryStore; memdir: string; base: string } {
   const base = tempDir();
   const memdir = join(base, 'mem');
-  return { store: new MemoryStore(disk, memdir, { ...LIMITS, ...limits }, new KeyedLock()), memdir, base };
+  return { store: new MemoryStore(disk, memdir, { ...LIMITS, ...limits }), memdir, base };
 }
 
 /** A file's text, or undefined. */

@@ -1,7 +1,7 @@
 // The HTTP API on loopback (CP-36..CP-38): routes, the trust fence, JSON-only POST, unknown sessions.
 
 import { request as httpRequest } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -111,7 +111,7 @@ describe('routes (CP-37)', () => {
     expect(assembled.contexts).toEqual(['session-context-config:environment']);
   });
 
-  it('CP-36 CP-37 POST /translate: cached by exact text, one model call per text, serialized, file written', async () => {
+  it('CP-36 CP-37 item 3: POST /translate: cached by exact text, one model call per text, serialized, file written by the shared atomic write', async () => {
     let inFlight = 0;
     let most = 0;
     const { base, home, model, host } = await serve({
@@ -123,8 +123,11 @@ describe('routes (CP-37)', () => {
       },
     });
     const logged = host.session.events.length;
+    // A temporary file a killed process left behind: the next write of the cache removes it.
+    writeFileSync(join(home, '.session-context-config-translations.json.0123456789ab.tmp'), '{"half');
     const post = (text: string) => call(base, 'POST', '/session-context-config/api/translate', { body: JSON.stringify({ text }) });
     const results = await Promise.all([post('Alpha.'), post('Beta.'), post('Alpha.')]);
+    expect(readdirSync(home).filter((name) => name.startsWith('.'))).toEqual([]);
     expect(results.map((r) => r.json)).toEqual([{ ok: true, zh: '译:Alpha.' }, { ok: true, zh: '译:Beta.' }, { ok: true, zh: '译:Alpha.' }]);
     expect([model.calls.map((c) => messageText(c.messages[0]!)), model.calls[0]!.system, most]).toEqual([['Alpha.', 'Beta.'], TRANSLATE_SYSTEM, 1]);
     // CP-37: the agent's default model, one user message, no tools, no session id (nothing is recorded).
