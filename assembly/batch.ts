@@ -5,7 +5,7 @@
 
 import { Sha1 } from "./sha1";
 import { Sha256 } from "./sha256";
-import { BLOCK_SIZE, CTX_SIZE, wordToHex, stateToHex } from "./util/md";
+import { BLOCK_SIZE, CTX_SIZE, wordToHex, stateToHex, MdHash } from "./util/md";
 import { STATE4_SIZE } from "./util/lanes";
 
 const LANES: usize = 4;
@@ -23,7 +23,9 @@ const LANE_FULL: usize = memory.data(16, 16); // full blocks left in the message
 const LANE_PAD: usize = memory.data(16, 16); // padded tail blocks left (after the full ones)
 const LANE_PAD_NEXT: usize = memory.data(16, 16); // address of the next padded tail block
 
+// @ts-ignore: decorator
 @inline function lane(table: usize, k: usize): usize { return <usize>load<u32>(table + (k << 2)); }
+// @ts-ignore: decorator
 @inline function setLane(table: usize, k: usize, value: usize): void { store<u32>(table + (k << 2), <u32>value); }
 
 /** Builds the padded tail (one or two blocks) of a `len`-byte message ending at `end`. */
@@ -38,13 +40,14 @@ function buildPad(pad: usize, end: usize, len: usize): usize {
 }
 
 /** Next block address of lane `k`, or IDLE_BLOCK. */
+// @ts-ignore: decorator
 @inline function laneBlock(k: usize): usize {
   if (lane(LANE_FULL, k) != 0) return lane(LANE_NEXT, k);
   if (lane(LANE_PAD, k) != 0) return lane(LANE_PAD_NEXT, k);
   return IDLE_BLOCK;
 }
 
-function batchHex<H>(data: usize, offsets: usize, count: usize, out: usize): void {
+function batchHex<H extends MdHash>(data: usize, offsets: usize, count: usize, out: usize): void {
   const h = changetype<H>(0);
   const words = h.words();
   const hexSize = words << 3;

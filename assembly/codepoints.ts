@@ -8,6 +8,7 @@ import { pairSecondHalves, sumU16, UNITS_PER_VECTOR } from "./util/utf16";
 const FLUSH_VECTORS: usize = 32768;
 const SUPERBLOCK_UNITS: usize = 64;
 
+// @ts-ignore: decorator
 @inline function unitAt(ptr: usize, i: usize): u32 {
   return <u32>load<u16>(ptr + (i << 1));
 }

@@ -8,6 +8,7 @@ import { Sha1, sha1Init, sha1FinalHex } from "./sha1";
 import { CTX_SIZE, CTX_LENGTH, mdUpdateBytes } from "./util/md";
 import { REPLACEMENT_UTF8, REPLACEMENT_BYTES } from "./util/chars";
 import { utf16ToUtf8, utf8Decode } from "./utf8";
+import { UTF8_INVALID, READ_CTX_SIZE as READ_CTX_BYTES, SHA1_HEX_SIZE } from "./abi";
 
 // Layout of a read context (READ_CTX_SIZE bytes, 16-byte aligned, owned by the caller).
 const FULL: usize = 0; // SHA-1 context of the whole text
@@ -18,13 +19,13 @@ const CARRY_LENGTH: usize = FLAGS + 4; // u32: bytes of an incomplete UTF-8 sequ
 const CARRY: usize = FLAGS + 8; // up to 3 bytes
 const PENDING: usize = FLAGS + 12; // u32: high surrogate held back by the UTF-16 path
 const CONSUMED: usize = FLAGS + 16; // u32 scratch for utf8Decode
-export const READ_CTX_SIZE: usize = 4 * CTX_SIZE;
+const READ_CTX_SIZE: usize = <usize>READ_CTX_BYTES; // the fields above use 3 * CTX_SIZE + 20 of it
 
 const READ_SEEN_CONTENT: u32 = 1; // a non-whitespace character has been fed
 const READ_LEADING_SPACE: u32 = 2; // the text starts with whitespace: TRIMMED runs on its own
 const READ_BOM_CHECKED: u32 = 4; // byte sources: the first sequence has been looked at
 
-const SHA1_HEX: usize = 40;
+const SHA1_HEX: usize = <usize>SHA1_HEX_SIZE;
 
 /**
  * Byte length of the ECMAScript whitespace or line terminator encoded at `p` (before `end`), or 0.
@@ -51,6 +52,7 @@ function spaceAt(p: usize, end: usize): usize {
 }
 
 /** Byte length of the whitespace character that ends at `end` (not before `start`), or 0. */
+// @ts-ignore: decorator
 @inline function spaceBefore(start: usize, end: usize): usize {
   const last = <u32>load<u8>(end - 1);
   if (last < 0x80) return last == 0x20 || (last >= 0x09 && last <= 0x0d) ? 1 : 0;
@@ -101,6 +103,7 @@ function feed(rctx: usize, p: usize, n: usize): void {
 
 /** Starts a read at `rctx` (READ_CTX_SIZE bytes). */
 export function readInit(rctx: usize): void {
+  assert((rctx & 15) == 0, "a read context must be 16-byte aligned"); // debug builds only (noAssert)
   memory.fill(rctx, 0, READ_CTX_SIZE);
   sha1Init(rctx + FULL);
 }
@@ -121,7 +124,7 @@ export function readUpdateUtf16(rctx: usize, src: usize, units: usize, scratch: 
  * dropped, an incomplete sequence at the end waits for the next chunk. The 3 bytes before `src` must
  * be writable (a held-back sequence is moved there). With `replace`, ill-formed input is hashed as
  * U+FFFD per maximal subpart and `scratch` must hold 3 * (len + 3) + 16 bytes; without it, the read
- * fails. Returns the UTF-8 bytes of the decoded text so far, or -1 for ill-formed input.
+ * fails. Returns the UTF-8 bytes of the decoded text so far, or UTF8_INVALID for ill-formed input.
  */
 export function readUpdateBytes(rctx: usize, src: usize, len: usize, scratch: usize, replace: bool): f64 {
   const carry = <usize>load<u32>(rctx, CARRY_LENGTH);
@@ -131,10 +134,11 @@ export function readUpdateBytes(rctx: usize, src: usize, len: usize, scratch: us
     memory.copy(src, rctx + CARRY, carry);
   }
   let text = src;
-  let consumed = <usize>utf8Decode(src, len, 0, false, rctx + CONSUMED);
+  const validated = utf8Decode(src, len, 0, false, rctx + CONSUMED);
+  let consumed = <usize>validated;
   let produced: usize;
-  if (<isize>consumed < 0) {
-    if (!replace) return -1;
+  if (validated == UTF8_INVALID) {
+    if (!replace) return UTF8_INVALID;
     produced = <usize>utf8Decode(src, len, scratch, false, rctx + CONSUMED);
     consumed = <usize>load<u32>(rctx, CONSUMED);
     text = scratch;
@@ -160,12 +164,12 @@ export function readUpdateBytes(rctx: usize, src: usize, len: usize, scratch: us
  * Ends the read: writes the SHA-1 of the text and then the SHA-1 of its trimmed form, 40 hex
  * characters each, at `out`, and returns the text's UTF-8 byte count. A held-back surrogate becomes
  * U+FFFD; a held-back incomplete UTF-8 sequence becomes U+FFFD with `replace`, otherwise the read
- * fails with -1.
+ * fails with UTF8_INVALID.
  */
 export function readFinish(rctx: usize, out: usize, replace: bool): f64 {
   const dangling = load<u32>(rctx, PENDING) != 0 || load<u32>(rctx, CARRY_LENGTH) != 0;
   if (dangling) {
-    if (load<u32>(rctx, CARRY_LENGTH) != 0 && !replace) return -1;
+    if (load<u32>(rctx, CARRY_LENGTH) != 0 && !replace) return UTF8_INVALID;
     store<u32>(rctx, 0, PENDING);
     store<u32>(rctx, 0, CARRY_LENGTH);
     store<u32>(rctx + CARRY, REPLACEMENT_UTF8);

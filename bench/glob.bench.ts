@@ -38,6 +38,15 @@ function picomatchSet(dot: boolean): Matcher[] {
 const picomatchAll = (matchers: readonly Matcher[], paths: readonly string[]): number[][] =>
   paths.map((path) => matchingIndices(matchers, path));
 
+let freshCount = 0;
+/** The first path a rule set meets after a change (it matches several of the 50 patterns). */
+const FIRST_PATH = 'packages/ui/src/components/Button.test.tsx';
+/** Runs `compileAndMatch` on the rule patterns under a directory no earlier call used. */
+function fresh<T>(compileAndMatch: (patterns: string[], path: string) => T): T {
+  const dir = `r${(freshCount++).toString(36)}/`;
+  return compileAndMatch(RULE_PATTERNS.map((p) => dir + p), dir + FIRST_PATH);
+}
+
 /** (path, pattern) pairs per call, by group: the run prints time per pair from these. */
 const pairsPerCall = new Map<string, number>();
 
@@ -88,15 +97,24 @@ export function globComparisons(): Comparison[] {
       ],
     },
     {
-      // picomatch keeps no cache across calls, so each iteration parses all 50 patterns and builds
-      // 50 RegExps. V8 generates a RegExp's code at its first exec and reuses it for an identical
-      // source, so that part of a cold compile is not in the baseline's time.
-      group: `glob compile ${n} patterns`,
+      // What a rule change costs: compile the 50 patterns, then match the first path. picomatch
+      // builds 50 RegExps, and V8 compiles each one's code at its first exec; V8 also reuses that
+      // code for a RegExp of identical source, so every call here compiles a set of its own (the
+      // same 50 patterns under a directory no earlier call used), as a process does the first time.
+      group: `glob compile ${n} patterns + first match (fresh patterns each call)`,
+      ours: { name: 'compileGlobs + which', fn: () => fresh((ps, path) => compileGlobs(ps).which(path)) },
+      baselines: [{
+        name: `picomatch × ${n} + first match`,
+        fn: () => fresh((ps, path) => matchingIndices(ps.map((p) => picomatch(p)), path)),
+      }],
+      targets: { [`picomatch × ${n} + first match`]: 5 },
+    },
+    {
+      // The compiled sets themselves must answer alike (checked on a sample of the paths).
+      group: `glob compile ${n} patterns (same patterns each call)`,
       ours: { name: 'compileGlobs', fn: () => compileGlobs([...RULE_PATTERNS]) },
       baselines: [{ name: `picomatch × ${n}`, fn: () => RULE_PATTERNS.map((p) => picomatch(p)) }],
-      // Equal compiled sets are sets that answer alike: check both on a sample of the paths.
       same: (v) => (Array.isArray(v) ? picomatchAll(v as Matcher[], compileCheck) : (v as GlobSet).matchAll(compileCheck)),
-      targets: { [`picomatch × ${n}`]: 5 },
     },
   ];
 }
@@ -145,6 +163,7 @@ function fullList(runs: number): Row {
 
 interface ColdRun {
   readonly ms: number;
+  readonly phases: { readonly load: number; readonly compile: number; readonly match: number };
   readonly digest: string;
 }
 
@@ -165,6 +184,10 @@ const COLD_TARGET_MS = 10;
 function coldStart(runs: number): { row: Row; note: string } {
   const ours: number[] = [];
   const theirs: number[] = [];
+  const phases: Record<'ours' | 'picomatch', { load: number[]; compile: number[]; match: number[] }> = {
+    ours: { load: [], compile: [], match: [] },
+    picomatch: { load: [], compile: [], match: [] },
+  };
   for (let run = 0; run < runs; run++) {
     const order = run % 2 === 0 ? (['ours', 'picomatch'] as const) : (['picomatch', 'ours'] as const);
     const result: Partial<Record<'ours' | 'picomatch', ColdRun>> = {};
@@ -172,7 +195,14 @@ function coldStart(runs: number): { row: Row; note: string } {
     if (result.ours!.digest !== result.picomatch!.digest) throw new Error(`glob cold start: picomatch disagrees with ours (digest ${result.picomatch!.digest} vs ${result.ours!.digest})`);
     ours.push(result.ours!.ms);
     theirs.push(result.picomatch!.ms);
+    for (const side of ['ours', 'picomatch'] as const) {
+      phases[side].load.push(result[side]!.phases.load);
+      phases[side].compile.push(result[side]!.phases.compile);
+      phases[side].match.push(result[side]!.phases.match);
+    }
   }
+  const phaseText = (side: 'ours' | 'picomatch'): string =>
+    `load ${median(phases[side].load).toFixed(2)}, compile ${median(phases[side].compile).toFixed(2)}, match ${median(phases[side].match).toFixed(2)} ms`;
   const oursMs = median(ours);
   const row: Row = {
     group: coldGroup(runs),
@@ -184,6 +214,7 @@ function coldStart(runs: number): { row: Row; note: string } {
   };
   const verdict = oursMs <= COLD_TARGET_MS ? 'met' : '**not met**';
   const note = `- glob cold start: ours ${oursMs.toFixed(2)} ms (target ≤ ${COLD_TARGET_MS} ms ${verdict}), picomatch ${median(theirs).toFixed(2)} ms; ` +
+    `medians by phase: ours ${phaseText('ours')}; picomatch ${phaseText('picomatch')}; ` +
     `ours per process: ${ours.map((v) => v.toFixed(1)).join(', ')} ms`;
   return { row, note };
 }

@@ -56,3 +56,73 @@ export function instructionText(utf8Bytes: number, asciiOnly = false, seed = 11)
   while (Buffer.byteLength(text) > utf8Bytes) text = text.slice(0, -2) + '\n';
   return text;
 }
+
+const EMOJI = ['😀', '🚀', '✅', '📦', '🔧', '👍'];
+
+/**
+ * Text of about `utf8Bytes` UTF-8 bytes in lines of 40–100 characters: two lines in three are ASCII
+ * prose, the third mixes CJK words and an emoji into it (what notes and chat logs of a team that
+ * writes in Chinese and English look like).
+ */
+export function linesWithCjkAndEmoji(utf8Bytes: number, seed = 23): string {
+  const next = random(seed);
+  const lines: string[] = [];
+  let size = 0;
+  for (let n = 0; size < utf8Bytes; n++) {
+    const words: string[] = [];
+    const target = 40 + ((next() * 60) | 0);
+    let length = 0;
+    while (length < target) {
+      const word = n % 3 === 2 && next() < 0.4 ? CJK_WORDS[(next() * CJK_WORDS.length) | 0]! : ASCII_WORDS[(next() * ASCII_WORDS.length) | 0]!;
+      words.push(word);
+      length += word.length + 1;
+    }
+    if (n % 3 === 2) words.splice((next() * words.length) | 0, 0, EMOJI[(next() * EMOJI.length) | 0]!);
+    const line = words.join(' ');
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  return lines.join('\n');
+}
+
+const MD_HEADINGS = ['## Build', '## Tests', '## Code style', '## Commits', '## Layout', '## Review'];
+const MD_CODE = ['`npm test`', '`pnpm -r build`', '`src/`', '`AGENTS.md`', '`--frozen-lockfile`', '`tsc --noEmit`'];
+
+/**
+ * A Markdown instruction file (an AGENTS.md) of `utf8Bytes` UTF-8 bytes: headings, bullet lists
+ * with inline code, now and then a fenced command; mostly ASCII, with a CJK word in about one line
+ * of ten (a project whose instructions name a few things in Chinese). One CJK word is enough for V8
+ * to keep the whole string two bytes per code unit.
+ */
+export function markdownInstructions(utf8Bytes: number, seed = 31): string {
+  const next = random(seed);
+  const lines = ['# Agent instructions', ''];
+  let size = Buffer.byteLength(lines.join('\n')) + 1;
+  for (let n = 0; size < utf8Bytes; n++) {
+    let line: string;
+    if (n % 12 === 0) line = `\n${MD_HEADINGS[(next() * MD_HEADINGS.length) | 0]!}\n`;
+    else if (n % 17 === 5) line = '```sh\nnpm ci && npm test\n```';
+    else {
+      const words: string[] = [];
+      const count = 6 + ((next() * 10) | 0);
+      for (let i = 0; i < count; i++) {
+        const r = next();
+        words.push(r < 0.1 ? MD_CODE[(next() * MD_CODE.length) | 0]! : ASCII_WORDS[(next() * ASCII_WORDS.length) | 0]!);
+      }
+      // The first bullet always has one, so that even a small file has a CJK word.
+      if (n === 1 || next() < 0.1) words.splice(1 + ((next() * (words.length - 1)) | 0), 0, CJK_WORDS[(next() * CJK_WORDS.length) | 0]!);
+      line = `- ${words.join(' ')}.`;
+    }
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  let text = lines.join('\n') + '\n';
+  while (Buffer.byteLength(text) > utf8Bytes) text = text.slice(0, -2) + '\n';
+  return text;
+}
+
+/** `count` message sizes from `min` to `max` bytes (uniform, fixed seed), and messages of those sizes. */
+export function variedMessages(count: number, min: number, max: number, seed = 1000): Uint8Array[] {
+  const next = random(seed);
+  return Array.from({ length: count }, (_, i) => bytes(min + ((next() * (max - min + 1)) | 0), seed + 1 + i));
+}

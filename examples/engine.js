@@ -6,18 +6,19 @@
 // Memory plan (the module allocates nothing; everything from heapBase() up is ours):
 //   heapBase        128-byte hash context (16-byte aligned: heapBase is 64-byte aligned)
 //   heapBase + 128  128 bytes for small outputs: hex digests, u32 results
-//   heapBase + 256  the I/O area: inputs, glob programs and scratch, grown on demand
+//   heapBase + 256  the I/O area: inputs, glob programs and scratch, grown on demand (the module
+//                   declares a maximum of 2048 pages, 128 MiB: memory.grow past it throws)
 
 const PAGE_BYTES = 65536;
 const CTX_BYTES = 128;
 const OUT_BYTES = 128;
-const NO_SPACE = -4; // glob status: retry with globNeedWork() / globNeedOut()
-/** What a negative status of globCompile means; `detail` is globDetail(). */
+const NO_SPACE = -204; // glob status: retry with globNeedWork() / globNeedOut()
+/** What a negative status of globCompile means (assembly/README.md, "Status codes"); `detail` is globDetail(). */
 const GLOB_STATUS = {
-  [-1]: () => 'empty pattern',
-  [-2]: (detail) => `pattern is ${detail} UTF-8 bytes, over the 65,536 limit`,
-  [-3]: (detail) => `unsupported syntax at index ${detail}`,
-  [-5]: () => 'an internal bound was wrong (a bug: please report the pattern)',
+  [-201]: () => 'empty pattern',
+  [-202]: (detail) => `pattern is ${detail} UTF-8 bytes, over the 65,536 limit`,
+  [-203]: (detail) => `unsupported syntax at index ${detail}`,
+  [-205]: () => 'an internal bound was wrong (a bug: please report the pattern)',
 };
 
 /**

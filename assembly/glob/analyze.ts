@@ -4,18 +4,18 @@
 
 import { Ch } from "./text";
 import {
-  I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_SPLIT, I_JMP, I_ASSERT, I_MATCH, INSTR_SIZE, isConsuming,
+  I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_SPLIT, I_JMP, I_ASSERT, I_MATCH, isConsuming,
   pushSuccessors,
 } from "./regex";
+import { Instr, instrAt, UnitSet, ClassRecord, CLASS_ASCII, addUnit, asciiWord } from "./layout";
 import {
-  cacheBytes, DFA_MAX_INSTRUCTIONS, SPECIAL, F_ASSERT_MASK, F_CLASS_COUNT, F_FIRST, F_LAST, F_CACHE_BYTES, F_CLASS_MAP,
-  FACTS_END,
+  cacheBytes, DFA_MAX_INSTRUCTIONS, SPECIAL,
 } from "./dfa";
+import { F_ASSERT_MASK, F_CLASS_COUNT, F_FIRST, F_LAST, F_CACHE_BYTES, F_CLASS_MAP, FACTS_END } from "./program";
 
 /** Adds the unit `c` to the first/last set at `set`. */
 export function addUnitTo(set: usize, c: u32): void {
-  if (c < 128) store<u32>(set + ((c >> 5) << 2), load<u32>(set + ((c >> 5) << 2)) | (1 << (c & 31)));
-  else store<i32>(set + 16, 1);
+  addUnit(set, c);
 }
 
 const ALL_ASCII = i32x4.splat(-1);
@@ -25,19 +25,19 @@ const bitsScratch: usize = memory.data(32, 16);
  * The ASCII units the consuming instruction at `ins` accepts, as a 128-bit mask, into bitsScratch;
  * returns whether it may accept a unit above 127.
  */
-function instrBits(base: usize, ins: usize): bool {
-  const op = load<i32>(ins);
+function instrBits(base: usize, ins: Instr): bool {
+  const op = ins.op;
   v128.store(bitsScratch, v128.xor(ALL_ASCII, ALL_ASCII));
   if (op == I_CHAR) {
-    const c = <u32>load<i32>(ins, 4);
+    const c = <u32>ins.a;
     if (c >= 128) return true;
-    store<u32>(bitsScratch + ((c >> 5) << 2), 1 << (c & 31));
+    store<u32>(asciiWord(bitsScratch, c), 1 << (c & 31));
     return false;
   }
   if (op == I_CLASS) {
-    const rec = base + <usize>load<i32>(ins, 4);
-    v128.store(bitsScratch, v128.load(rec + 8));
-    return load<i32>(rec) != 0 || load<i32>(rec, 4) > 0;
+    const rec = changetype<ClassRecord>(base + <usize>ins.a);
+    v128.store(bitsScratch, v128.load(changetype<usize>(rec) + CLASS_ASCII));
+    return rec.negated != 0 || rec.ranges > 0;
   }
   v128.store(bitsScratch, ALL_ASCII);
   if (op == I_NOT_SLASH || op == I_NOT_DOT_SLASH) clearBit(Ch.SLASH);
@@ -46,15 +46,16 @@ function instrBits(base: usize, ins: usize): bool {
   return true;
 }
 
+// @ts-ignore: decorator
 @inline function clearBit(c: u32): void {
-  store<u32>(bitsScratch + ((c >> 5) << 2), load<u32>(bitsScratch + ((c >> 5) << 2)) & ~(1 << (c & 31)));
+  store<u32>(asciiWord(bitsScratch, c), load<u32>(asciiWord(bitsScratch, c)) & ~(1 << (c & 31)));
 }
 
 /** Adds every unit the consuming instruction at `ins` accepts to the set at `set`. */
-function addInstrTo(set: usize, base: usize, ins: usize): void {
+function addInstrTo(set: usize, base: usize, ins: Instr): void {
   const high = instrBits(base, ins);
   v128.store(set, v128.or(v128.load(set), v128.load(bitsScratch)));
-  if (high) store<i32>(set + 16, 1);
+  if (high) changetype<UnitSet>(set).nonAscii = 1;
 }
 
 /**
@@ -68,12 +69,12 @@ function markReachesMatch(code: usize, count: i32, into: usize): void {
     changed = false;
     for (let at = count - 1; at >= 0; at--) {
       if (load<u8>(into + <usize>at) != 0) continue;
-      const ins = code + <usize>at * INSTR_SIZE;
-      const op = load<i32>(ins);
+      const ins = instrAt(code, at);
+      const op = ins.op;
       let r = false;
       if (op == I_MATCH) r = true;
-      else if (op == I_JMP) r = load<u8>(into + <usize>load<i32>(ins, 4)) != 0;
-      else if (op == I_SPLIT) r = load<u8>(into + <usize>load<i32>(ins, 4)) != 0 || load<u8>(into + <usize>load<i32>(ins, 8)) != 0;
+      else if (op == I_JMP) r = load<u8>(into + <usize>ins.a) != 0;
+      else if (op == I_SPLIT) r = load<u8>(into + <usize>ins.a) != 0 || load<u8>(into + <usize>ins.b) != 0;
       else if (op == I_ASSERT) r = load<u8>(into + <usize>(at + 1)) != 0;
       if (r) { store<u8>(into + <usize>at, 1); changed = true; }
     }
@@ -91,9 +92,8 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
   const seen = scratch, stack = scratch + <usize>count + 8;
   let mask = 0;
   for (let i = 0; i < count; i++) {
-    const ins = code + <usize>i * INSTR_SIZE;
-    const op = load<i32>(ins);
-    if (op == I_ASSERT) mask |= 1 << (load<i32>(ins, 4) - 1);
+    const ins = instrAt(code, i);
+    if (ins.op == I_ASSERT) mask |= 1 << (ins.a - 1);
   }
   store<i32>(program + F_ASSERT_MASK, mask);
   // First units: consuming instructions reachable from the start without consuming.
@@ -105,17 +105,16 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
     const at = load<i32>(stack + (<usize>(--sp) << 2));
     if (load<u8>(seen + <usize>at) != 0) continue;
     store<u8>(seen + <usize>at, 1);
-    const ins = code + <usize>at * INSTR_SIZE;
-    const op = load<i32>(ins);
+    const ins = instrAt(code, at);
+    const op = ins.op;
     if (isConsuming(op)) addInstrTo(first, program, ins);
     else if (op != I_MATCH) sp = pushSuccessors(stack, sp, ins, op, at, true);
   }
   // Last units: consuming instructions after which MATCH is reachable without consuming.
   markReachesMatch(code, count, seen);
   for (let i = 0; i < count; i++) {
-    const ins = code + <usize>i * INSTR_SIZE;
-    const op = load<i32>(ins);
-    if (isConsuming(op)) {
+    const ins = instrAt(code, i);
+    if (isConsuming(ins.op)) {
       if (load<u8>(seen + <usize>(i + 1)) != 0) addInstrTo(last, program, ins);
     }
   }
@@ -135,9 +134,8 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
   let distinct = 0;
   let classes = 1;
   for (let i = 0; i < count; i++) {
-    const ins = code + <usize>i * INSTR_SIZE;
-    const op = load<i32>(ins);
-    if (!isConsuming(op)) continue;
+    const ins = instrAt(code, i);
+    if (!isConsuming(ins.op)) continue;
     instrBits(program, ins);
     const bits = v128.load(bitsScratch);
     let again = false;
@@ -203,12 +201,13 @@ function refine(map: usize, bits: v128, sizes: usize, hits: usize, moved: usize,
 
 /** Makes a first/last set accept everything. */
 export function fillSet(set: usize): void {
-  memory.fill(set, 0xff, 16);
-  store<i32>(set + 16, 1);
+  memory.fill(asciiWord(set, 0), 0xff, 16);
+  changetype<UnitSet>(set).nonAscii = 1;
 }
 
 /** Whether the unit `c` may be in the first/last set at `set`. */
+// @ts-ignore: decorator
 @inline export function inSet(set: usize, c: u32): bool {
-  if (c < 128) return (load<u32>(set + ((c >> 5) << 2)) & (1 << (c & 31))) != 0;
-  return load<i32>(set + 16) != 0;
+  if (c < 128) return (load<u32>(asciiWord(set, c)) & (1 << (c & 31))) != 0;
+  return changetype<UnitSet>(set).nonAscii != 0;
 }

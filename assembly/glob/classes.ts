@@ -1,14 +1,12 @@
 // Character classes as JavaScript reads them without the `u` flag: UTF-16 code units, identity
 // escapes, `a-z` ranges taken left to right, `-` literal at either end, an out-of-order range a
 // syntax error. A parsed class is stored as a record the matcher tests in constant time for ASCII:
-//   i32 negated | i32 high-range count | u32[4] ASCII membership (negation applied) | u16 lo, hi ...
+// a layout.ts ClassRecord (negated, high-range count, ASCII membership with the negation applied),
+// then u16 lo, hi per range above 127.
 
 import { Ch, unitAt, isWordUnit } from "./text";
-
-export const CLASS_INVALID: i32 = -10; // the regex is a syntax error: it matches nothing
-export const CLASS_UNSUPPORTED: i32 = -11; // an escape we do not implement (never emitted for globs)
-
-export const CLASS_HEADER: usize = 24;
+import { CLASS_INVALID, CLASS_UNSUPPORTED } from "../abi";
+import { ClassRecord, CLASS_ASCII, CLASS_HEADER, asciiWord } from "./layout";
 
 let parsedLen: i32 = 0; // record size in bytes of the last parse
 
@@ -28,15 +26,16 @@ function atom(src: usize, len: i32, i: i32): i64 {
 
 function addRange(dst: usize, lo: u32, hi: u32): void {
   if (dst == 0) return;
-  const bits = dst + 8;
+  const bits = dst + CLASS_ASCII;
   const top = min<u32>(hi, 127);
-  for (let c = lo; c <= top; c++) store<u32>(bits + ((c >> 5) << 2), load<u32>(bits + ((c >> 5) << 2)) | (1 << (c & 31)));
+  for (let c = lo; c <= top; c++) store<u32>(asciiWord(bits, c), load<u32>(asciiWord(bits, c)) | (1 << (c & 31)));
   if (hi >= 128) {
-    const n = load<i32>(dst, 4);
+    const record = changetype<ClassRecord>(dst);
+    const n = record.ranges;
     const at = dst + CLASS_HEADER + (<usize>n << 2);
     store<u16>(at, <u16>max<u32>(lo, 128));
     store<u16>(at, <u16>hi, 2);
-    store<i32>(dst, n + 1, 4);
+    record.ranges = n + 1;
   }
 }
 
@@ -68,9 +67,10 @@ export function parseClass(src: usize, len: i32, i: i32, dst: usize): i32 {
     }
   }
   if (dst != 0) {
-    store<i32>(dst, negated ? 1 : 0);
-    if (negated) for (let w: usize = 0; w < 4; w++) store<u32>(dst + 8 + (w << 2), ~load<u32>(dst + 8 + (w << 2)));
-    parsedLen = <i32>CLASS_HEADER + (load<i32>(dst, 4) << 2);
+    const record = changetype<ClassRecord>(dst);
+    record.negated = negated ? 1 : 0;
+    if (negated) v128.store(dst + CLASS_ASCII, v128.not(v128.load(dst + CLASS_ASCII)));
+    parsedLen = <i32>CLASS_HEADER + (record.ranges << 2);
   }
   return k;
 }
@@ -81,13 +81,15 @@ export function validClass(src: usize, len: i32): bool {
 }
 
 /** Whether the class record at `rec` contains the code unit `c`. */
+// @ts-ignore: decorator
 @inline export function classHas(rec: usize, c: u32): bool {
-  if (c < 128) return (load<u32>(rec + 8 + ((c >> 5) << 2)) & (1 << (c & 31))) != 0;
-  const n = load<i32>(rec, 4);
+  if (c < 128) return (load<u32>(asciiWord(rec + CLASS_ASCII, c)) & (1 << (c & 31))) != 0;
+  const record = changetype<ClassRecord>(rec);
+  const n = record.ranges;
   let inside = false;
   for (let r = 0; r < n; r++) {
     const at = rec + CLASS_HEADER + (<usize>r << 2);
     if (c >= <u32>load<u16>(at) && c <= <u32>load<u16>(at, 2)) { inside = true; break; }
   }
-  return inside != (load<i32>(rec) != 0);
+  return inside != (record.negated != 0);
 }

@@ -3,28 +3,24 @@
 // or a set of them in one call.
 
 import { Ch, unitAt } from "./text";
-import {
-  translate, translateWorkspaceSize, translateSourceCapacity, lastErrorIndex, FLAG_NEGATED, FLAG_INVALID,
-  GLOB_EMPTY, GLOB_UNSUPPORTED, GLOB_NO_SPACE,
-} from "./translate";
-import { compileRegex, classBytesUsed, REGEX_INVALID, I_CLASS, INSTR_SIZE } from "./regex";
+import { translate, translateWorkspaceSize, translateSourceCapacity, lastErrorIndex } from "./translate";
+import { compileRegex, classBytesUsed, I_CLASS } from "./regex";
+import { INSTR_SIZE, UnitSet, UNIT_SET_SIZE, instrAt } from "./layout";
 import {
   literalPrefix, literalSuffix, literalInfix, slashMin, slashMax, unitsAfterPrefix, suffixKeys, SLASHES_UNBOUNDED,
 } from "./facts";
-import { F_FIRST, F_LAST } from "./dfa";
 import { analyze, addUnitTo, fillSet } from "./analyze";
 import {
   P_SIZE, P_FLAGS, P_COUNT, P_CODE, P_TEXT, P_TEXT_LEN, P_PREFIX, P_PREFIX_LEN, P_SUFFIX, P_SUFFIX_LEN,
   P_SOURCE_LEN, P_INFIX, P_INFIX_LEN, P_SLASH_MIN, P_SLASH_MAX, P_KEYS, P_KEY_COUNT, MAX_KEYS, P_AFTER,
-  PROGRAM_HEADER, PROGRAM_NEGATED, PROGRAM_NEVER, SUFFIX_OPT_SLASH, FACT_CAP,
+  PROGRAM_HEADER, FACT_CAP, F_FIRST, F_LAST,
 } from "./program";
 import { utf8LengthUtf16 } from "../utf8";
-
-/** Longest pattern, in UTF-8 bytes (picomatch's limit is the same number, in UTF-16 units). */
-export const GLOB_MAX_PATTERN_BYTES: i32 = 65536;
-
-export const GLOB_TOO_LONG: i32 = -2;
-export const GLOB_INTERNAL: i32 = -5;
+import {
+  GLOB_EMPTY, GLOB_TOO_LONG, GLOB_UNSUPPORTED, GLOB_NO_SPACE, GLOB_INTERNAL, GLOB_MAX_PATTERN_BYTES,
+  GLOB_RESULT_NEGATED, GLOB_RESULT_INVALID, REGEX_INVALID, PROGRAM_NEGATED, PROGRAM_NEVER,
+  PROGRAM_SUFFIX_OPT_SLASH as SUFFIX_OPT_SLASH,
+} from "../abi";
 
 let detail: i32 = 0;
 
@@ -33,6 +29,7 @@ export function globDetail(): i32 {
   return detail;
 }
 
+// @ts-ignore: decorator
 @inline function align8(v: usize): usize {
   return (v + 7) & ~<usize>7;
 }
@@ -49,7 +46,7 @@ export function globCompileWorkspace(units: i32): usize {
 /**
  * Translates a pattern into picomatch's regex source at `out` (capacity `outCap` units) — the
  * diagnostic view of what a program does. Returns the length, or a negative status; globDetail()
- * holds FLAG_NEGATED on success.
+ * holds GLOB_RESULT_NEGATED (and GLOB_RESULT_INVALID) on success.
  */
 export function globTranslate(pattern: usize, units: i32, flags: i32, work: usize, workBytes: usize, out: usize, outCap: i32): i32 {
   detail = 0;
@@ -81,20 +78,22 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
     else if (r == GLOB_NO_SPACE) return GLOB_INTERNAL; // the translator's own bounds were wrong
     return r;
   }
-  const negated = (load<i32>(work) & FLAG_NEGATED) != 0;
+  const negated = (load<i32>(work) & GLOB_RESULT_NEGATED) != 0;
   const srcLen = r;
   // Stage two reuses the translator's scratch: AST, instructions, class records, literal facts.
   let brackets = 0;
   for (let i = 0; i < srcLen; i++) if (unitAt(src, i) == Ch.LBRACKET) brackets++;
   const ast = align8(src + (<usize>srcLen << 1));
   const codeCap = 4 * srcLen + 16;
-  // The AST's space doubles as analyze()'s scratch (marks, a stack, its partition's masks).
-  const code = ast + <usize>max((2 * srcLen + 8) * 16, 512 + 16 * codeCap);
+  // analyze() runs once the program is assembled at `out`, with everything from the AST on as its
+  // scratch (marks, a stack, its partition's masks: 512 + 16 × count bytes, count <= codeCap); the
+  // AST and instruction regions together always hold that much.
+  const code = ast + <usize>max((2 * srcLen + 8) * 16, 512 + 4 * codeCap);
   const classes = code + <usize>codeCap * INSTR_SIZE;
   const facts = align8(classes + <usize>(4 * srcLen + 24 * brackets + 64));
   const end = facts + <usize>(FACT_CAP * 6 + 32 + MAX_KEYS * 4);
   if (end - work > workBytes) { detail = <i32>(end - work); needWork = detail; return GLOB_NO_SPACE; }
-  let count = (load<i32>(work) & FLAG_INVALID) != 0 ? REGEX_INVALID : compileRegex(src, srcLen, ast, code, codeCap, classes, classes);
+  let count = (load<i32>(work) & GLOB_RESULT_INVALID) != 0 ? REGEX_INVALID : compileRegex(src, srcLen, ast, code, codeCap, classes, classes);
   let progFlags = negated ? PROGRAM_NEGATED : 0;
   let prefixLen = 0, suffixWord = 0, infixLen = 0;
   if (count == REGEX_INVALID) { progFlags |= PROGRAM_NEVER; count = 0; }
@@ -115,8 +114,8 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
     keyCount = suffixKeys(keys, MAX_KEYS);
   } else {
     memory.fill(after, 0xff, 16);
-    store<i32>(after + 16, 1);
-    store<i32>(after + 20, 1);
+    changetype<UnitSet>(after).nonAscii = 1;
+    changetype<UnitSet>(after).mayEnd = 1;
   }
   const suffixLen = suffixWord & ~SUFFIX_OPT_SLASH;
   const classBytes = count > 0 ? classBytesUsed(classes) : 0;
@@ -146,7 +145,7 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   store<i32>(out + P_INFIX_LEN, infixLen);
   store<i32>(out + P_SLASH_MIN, minSlashes);
   store<i32>(out + P_SLASH_MAX, maxSlashes);
-  memory.copy(out + P_AFTER, after, 24);
+  memory.copy(out + P_AFTER, after, UNIT_SET_SIZE);
   store<i32>(out + P_KEYS, <i32>keysOff);
   memory.copy(out + keysOff, keys, <usize>(max(keyCount, 0) * 4));
   memory.copy(out + infixOff, facts + <usize>(FACT_CAP * 4), <usize>infixLen << 1);
@@ -157,10 +156,10 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   memory.copy(out + classOff, classes, classBytes);
   // Class operands become offsets from the program start.
   for (let i = 0; i < count; i++) {
-    const ins = out + codeOff + <usize>i * INSTR_SIZE;
-    if (load<i32>(ins) == I_CLASS) store<i32>(ins, load<i32>(ins, 4) + <i32>classOff, 4);
+    const ins = instrAt(out + codeOff, i);
+    if (ins.op == I_CLASS) ins.a += <i32>classOff;
   }
-  analyze(out, out + codeOff, count, ast); // the AST is no longer needed: its space is the scratch
+  analyze(out, out + codeOff, count, ast); // the AST and code are no longer needed: their space is the scratch
   // A path equal to the pattern text matches whatever the regex says: its ends join the sets. A
   // negated program matches what its regex does not: no prefilter applies.
   addUnitTo(out + F_FIRST, unitAt(pattern, 0));

@@ -9,7 +9,9 @@
 // current kernel (RE2's approach), so memory stays fixed.
 
 import { Ch, unitAt, isLineTerminator } from "./text";
-import { I_ASSERT, I_MATCH, INSTR_SIZE, isConsuming, pushSuccessors } from "./regex";
+import { I_ASSERT, I_MATCH, isConsuming, pushSuccessors } from "./regex";
+import { instrAt } from "./layout";
+import { P_COUNT, F_ASSERT_MASK, F_CLASS_COUNT, F_CLASS_MAP } from "./program";
 import { consumes, assertionVector } from "./vm";
 
 /** Largest program (instructions) that gets a DFA; larger ones run on the Pike VM alone. */
@@ -21,20 +23,14 @@ const NO_AV: u8 = 0xff;
 /** Class-map flag (analyze.ts sets it): `.`, `/`, `\n`, `\r` need their position's own vector. */
 export const SPECIAL: u8 = 0x80;
 
-// Program facts analyze.ts writes at compile time (byte offsets in the program header).
-export const F_ASSERT_MASK: usize = 64;
-export const F_CLASS_COUNT: usize = 68; // 0: no DFA
-export const F_FIRST: usize = 72; // u32[4] ASCII bits, then i32 "may be non-ASCII"
-export const F_LAST: usize = 92;
-export const F_CACHE_BYTES: usize = 112;
-export const F_CLASS_MAP: usize = 128; // u8[128]
-export const FACTS_END: usize = 256;
+// The program facts analyze.ts writes at compile time are program.ts's F_* header fields.
 
 // Cache layout (byte offsets).
 const C_STATES: usize = 0, C_AVS: usize = 4, C_WORDS: usize = 8, C_CLASSES: usize = 12, C_AV_MAP: usize = 16,
   C_HASH: usize = 272, C_FLAGS: usize = 784, C_ACCEPT: usize = C_FLAGS + <usize>MAX_STATES,
   C_ROWS: usize = C_ACCEPT + <usize>(MAX_STATES * MAX_AV);
 
+// @ts-ignore: decorator
 @inline function words(count: i32): i32 {
   return (count + 32) >>> 5; // instructions 0..count (a kernel may hold pc == count - 1 + 1)
 }
@@ -54,7 +50,7 @@ const ORDINARY_AV: i32 = 4 | 8 | 16 | 32 | 64 | 128;
 
 /** Empties a program's cache (its layout depends only on the program). */
 export function resetCache(program: usize, cache: usize): void {
-  const count = load<i32>(program + 8);
+  const count = load<i32>(program + P_COUNT);
   store<i32>(cache + C_AVS, 0);
   store<i32>(cache + C_WORDS, words(count));
   store<i32>(cache + C_CLASSES, load<i32>(program + F_CLASS_COUNT));
@@ -75,9 +71,11 @@ function flush(cache: usize): void {
   intern(cache, fixedKernel);
 }
 
+// @ts-ignore: decorator
 @inline function rowsAt(cache: usize, classes: i32): usize {
   return cache + C_ROWS;
 }
+// @ts-ignore: decorator
 @inline function kernelAt(cache: usize, s: i32, w: i32, classes: i32): usize {
   return cache + C_ROWS + <usize>MAX_STATES * <usize>(MAX_AV * classes * 2) + <usize>s * (<usize>w << 2);
 }
@@ -143,11 +141,11 @@ function closure(code: usize, count: i32, k: usize, w: i32, av: i32): i32 {
         const mark = marks + (<usize>at << 2);
         if (load<u32>(mark) == gen) continue;
         store<u32>(mark, gen);
-        const ins = code + <usize>at * INSTR_SIZE;
-        const op = load<i32>(ins);
+        const ins = instrAt(code, at);
+        const op = ins.op;
         if (isConsuming(op)) store<i32>(list + (<usize>(n++) << 2), at);
         else if (op == I_MATCH) matched = true;
-        else sp = pushSuccessors(stack, sp, ins, op, at, op == I_ASSERT && (av & (1 << (load<i32>(ins, 4) - 1))) != 0);
+        else sp = pushSuccessors(stack, sp, ins, op, at, op == I_ASSERT && (av & (1 << (ins.a - 1))) != 0);
       }
     }
   }
@@ -161,7 +159,7 @@ function step(program: usize, code: usize, count: i32, k: usize, w: i32, av: i32
   if (n < 0) n = -1 - n;
   for (let t = 0; t < n; t++) {
     const at = load<i32>(list + (<usize>t << 2));
-    if (consumes(program, code + <usize>at * INSTR_SIZE, c)) {
+    if (consumes(program, instrAt(code, at), c)) {
       const next = at + 1;
       const word = dst + (<usize>(next >>> 5) << 2);
       store<u32>(word, load<u32>(word) | (1 << (next & 31)));

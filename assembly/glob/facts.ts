@@ -9,6 +9,7 @@ import {
   astRoot, classBase, kindOf, argA, nextOf, N_CHAR, N_CLASS, N_ANY, N_ASSERT, N_CAT, N_ALT, N_STAR, N_PLUS, N_OPT,
   N_NOT_SLASH, N_NOT_DOT_SLASH,
 } from "./regex";
+import { UnitSet, UNIT_SET_SIZE, ClassRecord, CLASS_ASCII, addUnit } from "./layout";
 
 // ---- literal prefix, suffix, infix --------------------------------------------------------------
 // Necessary conditions read off the top-level concatenation (entering nested groups, skipping
@@ -154,6 +155,7 @@ export const SLASHES_UNBOUNDED: i32 = 0x7fffffff;
 let boundMin: i32 = 0;
 let boundMax: i32 = 0;
 
+// @ts-ignore: decorator
 @inline function addBound(a: i32, b: i32): i32 {
   return a == SLASHES_UNBOUNDED || b == SLASHES_UNBOUNDED ? SLASHES_UNBOUNDED : a + b;
 }
@@ -208,12 +210,8 @@ export function slashMax(): i32 {
   return boundMax;
 }
 
-// First-unit sets: u32[4] of ASCII bits, then an i32 "non-ASCII possible", then an i32 "the
-// sequence may end here" (only for the set after the prefix).
-function addSetUnit(set: usize, c: u32): void {
-  if (c < 128) store<u32>(set + ((c >> 5) << 2), load<u32>(set + ((c >> 5) << 2)) | (1 << (c & 31)));
-  else store<i32>(set + 16, 1);
-}
+// First-unit sets are layout.ts UnitSets (the "may end here" word only for the set after the
+// prefix).
 
 const allBut: usize = memory.data(16, 16);
 
@@ -223,17 +221,18 @@ function addAllBut(set: usize, a: u32, b: u32): void {
   store<u32>(allBut + ((a >> 5) << 2), load<u32>(allBut + ((a >> 5) << 2)) & ~(1 << (a & 31)));
   store<u32>(allBut + ((b >> 5) << 2), load<u32>(allBut + ((b >> 5) << 2)) & ~(1 << (b & 31)));
   v128.store(set, v128.or(v128.load(set), v128.load(allBut)));
-  store<i32>(set + 16, 1);
+  changetype<UnitSet>(set).nonAscii = 1;
 }
 
 /** Adds the units node `n` can start with; returns whether it can match the empty string. */
 function firstUnits(n: i32, set: usize): bool {
   const k = kindOf(n);
-  if (k == N_CHAR) { addSetUnit(set, argA(n)); return false; }
+  if (k == N_CHAR) { addUnit(set, argA(n)); return false; }
   if (k == N_CLASS) {
-    const rec = classBase() + <usize>argA(n);
-    for (let w: usize = 0; w < 4; w++) store<u32>(set + (w << 2), load<u32>(set + (w << 2)) | load<u32>(rec + 8 + (w << 2)));
-    if (load<i32>(rec) != 0 || load<i32>(rec, 4) > 0) store<i32>(set + 16, 1);
+    const rec = changetype<ClassRecord>(classBase() + <usize>argA(n));
+    const mask = changetype<usize>(rec) + CLASS_ASCII;
+    v128.store(set, v128.or(v128.load(set), v128.load(mask)));
+    if (rec.negated != 0 || rec.ranges > 0) changetype<UnitSet>(set).nonAscii = 1;
     return false;
   }
   if (k == N_ANY) { addAllBut(set, 10, 13); return false; }
@@ -267,21 +266,23 @@ function afterWalk(cat: i32, set: usize): void {
 }
 
 /**
- * The units that can follow the literal prefix (`prefixLen` units) in a match, into the 24-byte
- * set at `set`; its last word says whether a match may end right after the prefix.
+ * The units that can follow the literal prefix (`prefixLen` units) in a match, into the UnitSet at
+ * `set`; its `mayEnd` says whether a match may end right after the prefix.
  */
 export function unitsAfterPrefix(prefixLen: i32, set: usize): void {
-  memory.fill(set, 0, 24);
-  if (astRoot() < 0 || kindOf(astRoot()) != N_CAT) { memory.fill(set, 0xff, 16); store<i32>(set + 16, 1); store<i32>(set + 20, 1); return; }
+  memory.fill(set, 0, UNIT_SET_SIZE);
+  const after = changetype<UnitSet>(set);
+  if (astRoot() < 0 || kindOf(astRoot()) != N_CAT) { memory.fill(set, 0xff, 16); after.nonAscii = 1; after.mayEnd = 1; return; }
   skipLeft = prefixLen;
   afterDone = false;
   afterWalk(astRoot(), set);
-  if (!afterDone) store<i32>(set + 20, 1);
+  if (!afterDone) after.mayEnd = 1;
 }
 
 // ---- suffix keys: the last two units a match can end with ---------------------------------------
 
 /** Packs the last unit and the one before it. */
+// @ts-ignore: decorator
 @inline export function suffixKey(last: u32, before: u32): u32 {
   return last | (before << 16);
 }

@@ -10,9 +10,11 @@ import {
   Ch, unitAt, spanEqualsStr, isWordUnit, NO_DOT, ONE_CHAR, NO_DOTS, NO_DOT_SLASH, NO_DOTS_SLASH,
   GLOBSTAR_NO_DOT_LOOKAHEAD,
 } from "./text";
-import { parseClass, classRecordSize, CLASS_INVALID, CLASS_UNSUPPORTED } from "./classes";
+import { parseClass, classRecordSize } from "./classes";
+import { CLASS_INVALID, CLASS_UNSUPPORTED, REGEX_INVALID, REGEX_UNSUPPORTED, REGEX_NO_SPACE } from "../abi";
+import { Instr, AstNode, AST_NODE_SIZE, instrAt } from "./layout";
 
-// Instructions: three i32 words (op, a, b).
+// Instructions (layout.ts Instr: op, a, b).
 export const I_CHAR: i32 = 1; // a = unit
 export const I_CLASS: i32 = 2; // a = class record offset from the program start
 export const I_ANY: i32 = 3; // any unit but a line terminator
@@ -22,9 +24,10 @@ export const I_SPLIT: i32 = 6; // a, b = pcs
 export const I_JMP: i32 = 7; // a = pc
 export const I_ASSERT: i32 = 8; // a = assertion kind
 export const I_MATCH: i32 = 9;
-export const INSTR_SIZE: usize = 12;
+export { INSTR_SIZE } from "./layout";
 
 /** Whether an instruction consumes a unit (CHAR, CLASS, ANY, NOT_SLASH, NOT_DOT_SLASH). */
+// @ts-ignore: decorator
 @inline export function isConsuming(op: i32): bool {
   return op >= I_CHAR && op <= I_NOT_DOT_SLASH;
 }
@@ -34,14 +37,15 @@ export const INSTR_SIZE: usize = 12;
  * target, both sides of a split, the next instruction after an assertion when `holds`. Returns the
  * new stack depth. The three walkers (analysis, DFA closure, Pike VM) share it.
  */
-@inline export function pushSuccessors(stack: usize, sp: i32, ins: usize, op: i32, at: i32, holds: bool): i32 {
+// @ts-ignore: decorator
+@inline export function pushSuccessors(stack: usize, sp: i32, ins: Instr, op: i32, at: i32, holds: bool): i32 {
   if (op == I_JMP) {
-    store<i32>(stack + (<usize>sp << 2), load<i32>(ins, 4));
+    store<i32>(stack + (<usize>sp << 2), ins.a);
     return sp + 1;
   }
   if (op == I_SPLIT) {
-    store<i32>(stack + (<usize>sp << 2), load<i32>(ins, 8));
-    store<i32>(stack + (<usize>(sp + 1) << 2), load<i32>(ins, 4));
+    store<i32>(stack + (<usize>sp << 2), ins.b);
+    store<i32>(stack + (<usize>(sp + 1) << 2), ins.a);
     return sp + 2;
   }
   if (op == I_ASSERT && holds) {
@@ -61,14 +65,9 @@ export const A_NO_DOT_SLASH: i32 = 6; // (?!\.{0,1}(?:\/|$))
 export const A_NO_DOTS_SLASH: i32 = 7; // (?!\.{1,2}(?:\/|$))
 export const A_GS_NO_DOT: i32 = 8; // (?!(?:^|\/)\.)
 
-export const REGEX_INVALID: i32 = -10;
-export const REGEX_UNSUPPORTED: i32 = -11;
-export const REGEX_NO_SPACE: i32 = -12;
-
-// AST nodes: four i32 words (kind, a, b, next sibling). facts.ts reads the tree of the last compile.
+// AST nodes (layout.ts AstNode: kind, a, b, next sibling). facts.ts reads the tree of the last compile.
 export const N_CHAR: i32 = 1, N_CLASS: i32 = 2, N_ANY: i32 = 3, N_ASSERT: i32 = 4, N_CAT: i32 = 5, N_ALT: i32 = 6,
   N_STAR: i32 = 7, N_PLUS: i32 = 8, N_OPT: i32 = 9, N_NOT_SLASH: i32 = 10, N_NOT_DOT_SLASH: i32 = 11;
-const NODE_SIZE: usize = 16;
 
 let src: usize = 0;
 let srcLen: i32 = 0;
@@ -79,22 +78,27 @@ let classes: usize = 0; // class records, relative offsets counted from `classBa
 let classEnd: usize = 0;
 let status: i32 = 0;
 
-@inline function nodeAt(n: i32): usize {
-  return nodes + <usize>n * NODE_SIZE;
+// @ts-ignore: decorator
+@inline function nodeAt(n: i32): AstNode {
+  return changetype<AstNode>(nodes + <usize>n * AST_NODE_SIZE);
 }
 function node(kind: i32, a: i32, b: i32): i32 {
   const n = nodeCount++;
   const p = nodeAt(n);
-  store<i32>(p, kind);
-  store<i32>(p, a, 4);
-  store<i32>(p, b, 8);
-  store<i32>(p, -1, 12);
+  p.kind = kind;
+  p.a = a;
+  p.b = b;
+  p.next = -1;
   return n;
 }
-@inline export function kindOf(n: i32): i32 { return load<i32>(nodeAt(n)); }
-@inline export function argA(n: i32): i32 { return load<i32>(nodeAt(n), 4); }
-@inline export function nextOf(n: i32): i32 { return load<i32>(nodeAt(n), 12); }
-@inline function setNext(n: i32, v: i32): void { store<i32>(nodeAt(n), v, 12); }
+// @ts-ignore: decorator
+@inline export function kindOf(n: i32): i32 { return nodeAt(n).kind; }
+// @ts-ignore: decorator
+@inline export function argA(n: i32): i32 { return nodeAt(n).a; }
+// @ts-ignore: decorator
+@inline export function nextOf(n: i32): i32 { return nodeAt(n).next; }
+// @ts-ignore: decorator
+@inline function setNext(n: i32, v: i32): void { nodeAt(n).next = v; }
 
 function fail(code: i32): i32 {
   if (status == 0) status = code;
@@ -103,7 +107,7 @@ function fail(code: i32): i32 {
 
 /** Appends `child` to the list whose head is in `head`/`tail` words of a CAT or ALT node. */
 function appendChild(parent: i32, tail: i32, child: i32): i32 {
-  if (tail < 0) store<i32>(nodeAt(parent), child, 4);
+  if (tail < 0) nodeAt(parent).a = child;
   else setNext(tail, child);
   return child;
 }
@@ -246,15 +250,21 @@ let codeCap: i32 = 0;
 function instr(op: i32, a: i32, b: i32): i32 {
   const at = pc++;
   if (at >= codeCap) { status = REGEX_NO_SPACE; return at; }
-  const p = code + <usize>at * INSTR_SIZE;
-  store<i32>(p, op);
-  store<i32>(p, a, 4);
-  store<i32>(p, b, 8);
+  const p = instrAt(code, at);
+  p.op = op;
+  p.a = a;
+  p.b = b;
   return at;
 }
 
-function patch(at: i32, word: usize, v: i32): void {
-  if (at < codeCap) store<i32>(code + <usize>at * INSTR_SIZE + word, v);
+/** Sets operand `a` of the instruction at `at` (when it was emitted). */
+function patchA(at: i32, v: i32): void {
+  if (at < codeCap) instrAt(code, at).a = v;
+}
+
+/** Sets operand `b` of the instruction at `at` (when it was emitted). */
+function patchB(at: i32, v: i32): void {
+  if (at < codeCap) instrAt(code, at).b = v;
 }
 
 function emitNode(n: i32): void {
@@ -278,14 +288,14 @@ function emitNode(n: i32): void {
         emitNode(c);
         const j = instr(I_JMP, jumps, 0);
         jumps = j;
-        patch(split, 8, pc);
+        patchB(split, pc);
       } else {
         emitNode(c);
       }
     }
     while (jumps >= 0) {
-      const nextJump = jumps < codeCap ? load<i32>(code + <usize>jumps * INSTR_SIZE, 4) : -1;
-      patch(jumps, 4, pc);
+      const nextJump = jumps < codeCap ? instrAt(code, jumps).a : -1;
+      patchA(jumps, pc);
       jumps = nextJump;
     }
     return;
@@ -294,7 +304,7 @@ function emitNode(n: i32): void {
     const loop = instr(I_SPLIT, pc + 1, 0);
     emitNode(argA(n));
     instr(I_JMP, loop, 0);
-    patch(loop, 8, pc);
+    patchB(loop, pc);
     return;
   }
   if (kind == N_PLUS) {
@@ -306,7 +316,7 @@ function emitNode(n: i32): void {
   // N_OPT
   const split = instr(I_SPLIT, pc + 1, 0);
   emitNode(argA(n));
-  patch(split, 8, pc);
+  patchB(split, pc);
 }
 
 /** Root node of the last successful parse (for prefilter analysis). */

@@ -6,13 +6,14 @@
 import { Ch, unitAt, isLineTerminator } from "./text";
 import { suffixKey } from "./facts";
 import { runProgram, vmWorkspaceSize } from "./vm";
-import { run as runDfa, resetCache, dfaScratchBytes, F_CACHE_BYTES, F_FIRST, F_LAST } from "./dfa";
+import { run as runDfa, resetCache, dfaScratchBytes } from "./dfa";
 import { inSet } from "./analyze";
 import {
   P_FLAGS, P_COUNT, P_CODE, P_TEXT, P_TEXT_LEN, P_PREFIX, P_PREFIX_LEN, P_SUFFIX, P_SUFFIX_LEN, P_INFIX,
-  P_INFIX_LEN, P_SLASH_MIN, P_SLASH_MAX, P_KEYS, P_KEY_COUNT, P_AFTER, PROGRAM_NEGATED, PROGRAM_NEVER,
-  SUFFIX_OPT_SLASH,
+  P_INFIX_LEN, P_SLASH_MIN, P_SLASH_MAX, P_KEYS, P_KEY_COUNT, P_AFTER, F_CACHE_BYTES, F_FIRST, F_LAST,
 } from "./program";
+import { UnitSet } from "./layout";
+import { PROGRAM_NEGATED, PROGRAM_NEVER, PROGRAM_SUFFIX_OPT_SLASH as SUFFIX_OPT_SLASH } from "../abi";
 
 /** Scratch bytes globMatch / globMatchSet need for this program. */
 export function globMatchWorkspace(program: usize): usize {
@@ -71,7 +72,7 @@ function decide(program: usize, path: usize, n: i32, work: usize, cache: usize):
   if (prefixLen > 0) {
     if (n < prefixLen || !unitsEqual(program + <usize>load<i32>(program + P_PREFIX), path, prefixLen)) return false;
   }
-  if (n > prefixLen ? !inSet(program + P_AFTER, unitAt(path, prefixLen)) : load<i32>(program + P_AFTER + 20) == 0) return false;
+  if (n > prefixLen ? !inSet(program + P_AFTER, unitAt(path, prefixLen)) : changetype<UnitSet>(program + P_AFTER).mayEnd == 0) return false;
   const suffixWord = load<i32>(program + P_SUFFIX_LEN);
   if (suffixWord != 0 && !suffixHolds(program + <usize>load<i32>(program + P_SUFFIX), suffixWord, path, n)) return false;
   const infixLen = load<i32>(program + P_INFIX_LEN);
@@ -126,6 +127,7 @@ function suffixHolds(suffix: usize, word: i32, path: usize, n: i32): bool {
   return endsWithReversed(suffix, len, path, end);
 }
 
+// @ts-ignore: decorator
 @inline function endsWithReversed(suffix: usize, len: i32, path: usize, end: i32): bool {
   if (end < len) return false;
   for (let i = 0; i < len; i++) if (unitAt(suffix, i) != unitAt(path, end - 1 - i)) return false;
@@ -143,33 +145,54 @@ export function globMatch(program: usize, path: usize, units: i32, work: usize):
 }
 
 // A set's cache region: candidate masks (for each ASCII unit and one slot for the rest, the
-// programs whose first/last sets hold it, ceil(count / 32) words each), then each program's DFA cache.
-// Then an "always" mask (programs without suffix keys) and SUFFIX_BUCKETS masks of programs by the
-// hash of a key (a collision only adds candidates).
+// programs whose first/last sets hold it, ceil(count / 32) words each), then an "always" mask
+// (programs without suffix keys) and SUFFIX_BUCKETS masks of programs by the hash of a key (a
+// collision only adds candidates); then a table of count u32 offsets (from the cache's start) of each
+// program's DFA cache, 0 for a program without one (padded to 8 bytes); then the DFA caches. The
+// caches get room in program order while the host's budget (`dfaCap`) lasts; a program left without
+// one runs on the Pike VM, which gives the same answers more slowly.
 const MASK_SLOTS: usize = 129;
 const SUFFIX_BUCKETS: usize = 1024;
 
+// @ts-ignore: decorator
 @inline function maskBytes(count: i32): usize {
   return (MASK_SLOTS * 2 + 1 + SUFFIX_BUCKETS) * (<usize>((count + 31) >>> 5) << 2);
 }
 
+// @ts-ignore: decorator
 @inline function bucketOf(key: u32): usize {
   return <usize>(((key * 0x9e3779b1) >>> 22) & <u32>(SUFFIX_BUCKETS - 1));
 }
 
+// @ts-ignore: decorator
 @inline function programAt(set: usize, i: i32): usize {
   return set + <usize>load<u32>(set + (<usize>i << 2));
 }
 
-/** Bytes of cache a set needs: candidate masks plus every program's DFA cache. */
-export function globSetCacheBytes(set: usize, count: i32): usize {
-  let total = maskBytes(count);
-  for (let i = 0; i < count; i++) total += <usize>load<i32>(programAt(set, i) + F_CACHE_BYTES);
-  return total;
+// @ts-ignore: decorator
+@inline function tableBytes(count: i32): usize {
+  return (<usize>count * 4 + 7) & ~<usize>7;
 }
 
-/** Builds a set's candidate masks and empties its DFA caches; call it whenever the set (re)enters memory at `set`. */
-export function globSetCacheReset(set: usize, count: i32, cache: usize): void {
+/**
+ * Bytes of cache a set needs: candidate masks, the table of DFA cache offsets, and the DFA caches
+ * that fit in `dfaCap` bytes, given in program order.
+ */
+export function globSetCacheBytes(set: usize, count: i32, dfaCap: usize): usize {
+  let dfa: usize = 0;
+  for (let i = 0; i < count; i++) {
+    const bytes = <usize>load<i32>(programAt(set, i) + F_CACHE_BYTES);
+    if (bytes <= dfaCap - dfa) dfa += bytes;
+  }
+  return maskBytes(count) + tableBytes(count) + dfa;
+}
+
+/**
+ * Builds a set's candidate masks and its table of DFA caches (those that fit in `dfaCap` bytes, as
+ * globSetCacheBytes counted them), and empties the caches; call it whenever the set (re)enters
+ * memory at `set` or its cache moves.
+ */
+export function globSetCacheReset(set: usize, count: i32, cache: usize, dfaCap: usize): void {
   const words = <usize>((count + 31) >>> 5);
   const firstMasks = cache, lastMasks = cache + MASK_SLOTS * (words << 2);
   memory.fill(cache, 0, maskBytes(count));
@@ -199,12 +222,20 @@ export function globSetCacheReset(set: usize, count: i32, cache: usize): void {
       store<u32>(mask, load<u32>(mask) | bit);
     }
   }
-  let at = cache + maskBytes(count);
+  const table = cache + maskBytes(count);
+  let at = table + tableBytes(count);
+  let dfa: usize = 0;
   for (let i = 0; i < count; i++) {
     const program = programAt(set, i);
     const bytes = <usize>load<i32>(program + F_CACHE_BYTES);
-    if (bytes > 0) resetCache(program, at);
-    at += bytes;
+    let offset: u32 = 0;
+    if (bytes > 0 && bytes <= dfaCap - dfa) {
+      resetCache(program, at);
+      offset = <u32>(at - cache);
+      at += bytes;
+      dfa += bytes;
+    }
+    store<u32>(table + (<usize>i << 2), offset);
   }
 }
 
@@ -215,9 +246,8 @@ export function globSetWorkspace(set: usize, count: i32, maxUnits: i32): usize {
     const instructions = load<i32>(programAt(set, i) + P_COUNT);
     most = max(most, max(vmWorkspaceSize(instructions), dfaScratchBytes(instructions)));
   }
-  // Per-program cache addresses, then the matchers' scratch. Path length does not matter today;
-  // `maxUnits` keeps the ABI free to use it.
-  return ((<usize>count * 4 + 7) & ~<usize>7) + most;
+  // Path length does not matter today; `maxUnits` keeps the ABI free to use it.
+  return most;
 }
 
 /**
@@ -225,22 +255,14 @@ export function globSetWorkspace(set: usize, count: i32, maxUnits: i32): usize {
  * entries) against the `count` programs of a set (u32 byte offsets from `set` at `set`). For each
  * path, ceil(count / 32) u32 words of bits go to `out`: bit i set when program i matches. Paths are
  * normalized in place. `work` holds globSetWorkspace(set, count, longest path) bytes; `cache` holds
- * globSetCacheBytes(set, count) bytes, reset by globSetCacheReset when the set was placed.
+ * globSetCacheBytes(set, count, dfaCap) bytes, reset by globSetCacheReset when the set was placed.
  */
 export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usize, pathCount: i32, out: usize, work: usize, cache: usize): void {
   const words = (count + 31) >>> 5;
   const rowBytes = <usize>words << 2;
   const firstMasks = cache, lastMasks = cache + MASK_SLOTS * rowBytes;
   const always = lastMasks + MASK_SLOTS * rowBytes, buckets = always + rowBytes;
-  // Per-program cache addresses, then the matchers' scratch.
-  const caches = work;
-  let at = cache + maskBytes(count);
-  for (let i = 0; i < count; i++) {
-    const bytes = <usize>load<i32>(programAt(set, i) + F_CACHE_BYTES);
-    store<u32>(caches + (<usize>i << 2), bytes > 0 ? <u32>at : 0);
-    at += bytes;
-  }
-  const scratch = (caches + <usize>count * 4 + 7) & ~<usize>7;
+  const table = cache + maskBytes(count); // DFA cache offsets from `cache`, 0: none
   for (let p = 0; p < pathCount; p++) {
     const from = load<u32>(offsets + (<usize>p << 2));
     const to = load<u32>(offsets + (<usize>(p + 1) << 2));
@@ -262,7 +284,8 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
         const bit = ctz(candidates);
         candidates &= candidates - 1;
         const i = (w << 5) + <i32>bit;
-        if (decide(programAt(set, i), path, n, scratch, <usize>load<u32>(caches + (<usize>i << 2)))) hits |= 1 << bit;
+        const offset = <usize>load<u32>(table + (<usize>i << 2));
+        if (decide(programAt(set, i), path, n, work, offset != 0 ? cache + offset : 0)) hits |= 1 << bit;
       }
       store<u32>(bits + (<usize>w << 2), hits);
     }

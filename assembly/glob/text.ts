@@ -42,6 +42,7 @@ export class Buf {
   }
 }
 
+// @ts-ignore: decorator
 @inline export function unitAt(ptr: usize, i: i32): u32 {
   return <u32>load<u16>(ptr + (<usize>i << 1));
 }
@@ -68,15 +69,18 @@ export function indexOfUnit(ptr: usize, from: i32, len: i32, c: u32): i32 {
 }
 
 /** JavaScript's `\w`: ASCII letters, digits and underscore. */
+// @ts-ignore: decorator
 @inline export function isWordUnit(c: u32): bool {
   return (c - 48 < 10) || ((c | 32) - 97 < 26) || c == 95;
 }
 
+// @ts-ignore: decorator
 @inline export function isAlnumUnit(c: u32): bool {
   return (c - 48 < 10) || ((c | 32) - 97 < 26);
 }
 
 /** JavaScript's line terminators, which `.` in a regular expression does not match. */
+// @ts-ignore: decorator
 @inline export function isLineTerminator(c: u32): bool {
   return c == 10 || c == 13 || c == 0x2028 || c == 0x2029;
 }

@@ -43,22 +43,27 @@ export function resetTokens(records: usize): void {
   failed = false;
 }
 
+// @ts-ignore: decorator
 @inline export function rec(t: i32): usize {
   return pool + <usize>t * TOKEN_SIZE;
 }
 
+// @ts-ignore: decorator
 @inline export function get(t: i32, f: usize): i32 {
   return load<i32>(rec(t) + f);
 }
 
+// @ts-ignore: decorator
 @inline export function put(t: i32, f: usize, v: i32): void {
   store<i32>(rec(t) + f, v);
 }
 
+// @ts-ignore: decorator
 @inline export function typeOf(t: i32): i32 {
   return get(t, TY);
 }
 
+// @ts-ignore: decorator
 @inline export function hasOutput(t: i32): bool {
   return get(t, OL) >= 0;
 }

@@ -26,17 +26,12 @@ import {
   escapeInto, escapeLast,
 } from "./tokens";
 import { fastCreate, replaced, simpleRoute, fastOverflowed } from "./fastpaths";
-
-/** Status codes (negative); `errorIndex` tells where an unsupported construct starts. */
-export const GLOB_EMPTY: i32 = -1;
-export const GLOB_UNSUPPORTED: i32 = -3;
-export const GLOB_NO_SPACE: i32 = -4;
-
-/** Flags passed in and out. */
-export const FLAG_DOT: i32 = 1;
-export const FLAG_NEGATED: i32 = 2;
-/** The source is certainly not a valid RegExp (an unclosed brace leaves an open group). */
-export const FLAG_INVALID: i32 = 4;
+import {
+  GLOB_EMPTY, GLOB_UNSUPPORTED, GLOB_NO_SPACE, GLOB_FLAG_DOT, GLOB_RESULT_NEGATED, GLOB_RESULT_INVALID,
+} from "../abi";
+// Statuses and flags are in ../abi.ts; `errorIndex` tells where an unsupported construct starts.
+// GLOB_RESULT_INVALID: the source is certainly not a valid RegExp (an unclosed brace leaves an open
+// group).
 
 // Workspace per pattern unit (n = units + 16): two string arenas of ARENA_UNITS units each, up to
 // 3n token records, a token list of 4n entries (the tail is expandRange's scratch) and two stacks.
@@ -81,13 +76,16 @@ let prev: i32 = 0;
 
 // ---- the tokenizer's helpers ------------------------------------------------------------------
 
+// @ts-ignore: decorator
 @inline function peek(n: i32 = 1): i32 {
   const i = index + n;
   return i < len ? <i32>unitAt(input, i) : -1;
 }
+// @ts-ignore: decorator
 @inline function eos(): bool {
   return index == len - 1;
 }
+// @ts-ignore: decorator
 @inline function advance(): i32 {
   index++;
   return index < len ? <i32>unitAt(input, index) : -1;
@@ -570,14 +568,14 @@ function negate(): void {
 /**
  * Translates the glob at `pattern` (`units` UTF-16 code units) into picomatch's regex source,
  * written to `outPtr` (capacity `outCap` units). Returns the source length, or a negative status
- * (`lastErrorIndex()` locates GLOB_UNSUPPORTED). `flags` takes FLAG_DOT; the result flags (negation)
+ * (`lastErrorIndex()` locates GLOB_UNSUPPORTED). `flags` takes GLOB_FLAG_DOT; the result flags (negation)
  * are stored as an i32 at `flagsOut`.
  */
 export function translate(pattern: usize, units: i32, flags: i32, work: usize, outPtr: usize, outCap: i32, flagsOut: usize): i32 {
   errorIndex = 0;
   if (units == 0) return GLOB_EMPTY;
   for (let i = 0; i < units; i++) if (unitAt(pattern, i) == Ch.NUL) return unsupported(i);
-  dot = (flags & FLAG_DOT) != 0;
+  dot = (flags & GLOB_FLAG_DOT) != 0;
   negated = false;
   invalid = false;
   const n = <usize>units + 16;
@@ -637,6 +635,6 @@ export function translate(pattern: usize, units: i32, flags: i32, work: usize, o
     return r;
   }
   if (hasFailed()) return GLOB_NO_SPACE;
-  store<i32>(flagsOut, (negated ? FLAG_NEGATED : 0) | (invalid ? FLAG_INVALID : 0));
+  store<i32>(flagsOut, (negated ? GLOB_RESULT_NEGATED : 0) | (invalid ? GLOB_RESULT_INVALID : 0));
   return out.len;
 }

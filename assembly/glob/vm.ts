@@ -5,8 +5,9 @@
 import { Ch, unitAt, isLineTerminator } from "./text";
 import { classHas } from "./classes";
 import {
-  I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_ASSERT, I_MATCH, INSTR_SIZE, isConsuming, pushSuccessors,
+  I_CHAR, I_CLASS, I_ANY, I_NOT_SLASH, I_NOT_DOT_SLASH, I_ASSERT, I_MATCH, isConsuming, pushSuccessors,
 } from "./regex";
+import { Instr, instrAt } from "./layout";
 
 let path: usize = 0;
 let n: i32 = 0;
@@ -21,6 +22,7 @@ export function vmWorkspaceSize(count: i32): usize {
 }
 
 /** `.{1,2}` followed by `/` or the end, starting at `i`: a `.` or `..` segment. */
+// @ts-ignore: decorator
 @inline function isDotSegment(path: usize, n: i32, i: i32): bool {
   if (i >= n || unitAt(path, i) != Ch.DOT) return false;
   if (i + 1 == n || unitAt(path, i + 1) == Ch.SLASH) return true;
@@ -49,13 +51,13 @@ export function assertionVector(path: usize, n: i32, i: i32): i32 {
 }
 
 /** Whether the consuming instruction at `ins` (class records relative to `base`) accepts `c`. */
-export function consumes(base: usize, ins: usize, c: u32): bool {
-  const op = load<i32>(ins);
+export function consumes(base: usize, ins: Instr, c: u32): bool {
+  const op = ins.op;
   if (op == I_NOT_SLASH) return c != Ch.SLASH;
-  if (op == I_CHAR) return c == <u32>load<i32>(ins, 4);
+  if (op == I_CHAR) return c == <u32>ins.a;
   if (op == I_NOT_DOT_SLASH) return c != Ch.SLASH && c != Ch.DOT;
   if (op == I_ANY) return !isLineTerminator(c);
-  if (op == I_CLASS) return classHas(base + <usize>load<i32>(ins, 4), c);
+  if (op == I_CLASS) return classHas(base + <usize>ins.a, c);
   return false;
 }
 
@@ -69,15 +71,15 @@ function addThread(code: usize, list: usize, listLen: i32, start: i32, i: i32): 
     const mark = marks + (<usize>at << 2);
     if (load<u32>(mark) == gen) continue;
     store<u32>(mark, gen);
-    const ins = code + <usize>at * INSTR_SIZE;
-    const op = load<i32>(ins);
+    const ins = instrAt(code, at);
+    const op = ins.op;
     if (isConsuming(op)) {
       store<i32>(list + (<usize>(listLen++) << 2), at);
     } else if (op == I_MATCH) {
       if (i == n) hit = true;
     } else {
       if (op == I_ASSERT && av < 0) av = assertionVector(path, n, i);
-      sp = pushSuccessors(stack, sp, ins, op, at, op == I_ASSERT && (av & (1 << (load<i32>(ins, 4) - 1))) != 0);
+      sp = pushSuccessors(stack, sp, ins, op, at, op == I_ASSERT && (av & (1 << (ins.a - 1))) != 0);
     }
   }
   return listLen;
@@ -104,8 +106,7 @@ export function runProgram(base: usize, code: usize, count: i32, pathPtr: usize,
     let nlen = 0;
     for (let t = 0; t < clen; t++) {
       const at = load<i32>(clist + (<usize>t << 2));
-      const ins = code + <usize>at * INSTR_SIZE;
-      if (consumes(base, ins, c)) nlen = addThread(code, nlist, nlen, at + 1, i + 1);
+      if (consumes(base, instrAt(code, at), c)) nlen = addThread(code, nlist, nlen, at + 1, i + 1);
     }
     const swap = clist;
     clist = nlist;

@@ -12,10 +12,12 @@ export const UTF8_2_LIMIT: u32 = 0x800; // below: two bytes (else three, or four
 export const REPLACEMENT_UTF8: u32 = 0xbdbfef;
 export const REPLACEMENT_BYTES: usize = 3;
 
+// @ts-ignore: decorator
 @inline export function isHighSurrogate(c: u32): bool {
   return (c & SURROGATE_MASK) == HIGH_SURROGATE;
 }
 
+// @ts-ignore: decorator
 @inline export function isLowSurrogate(c: u32): bool {
   return (c & SURROGATE_MASK) == LOW_SURROGATE;
 }

@@ -8,6 +8,7 @@ export const ZERO = v128(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 const BSWAP_WORDS = v128(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
 
 /** Four consecutive big-endian words at `ptr` as native u32 lanes. */
+// @ts-ignore: decorator
 @inline export function loadBigEndian(ptr: usize): v128 {
   return i8x16.swizzle(v128.load(ptr), BSWAP_WORDS);
 }
@@ -20,6 +21,7 @@ export const STATE4_SIZE: usize = 8 * 16;
  * vectors at `dst` (vector t holds word t of lanes 0..3). The byte swap is folded into the first
  * level of the 4×4 transpose.
  */
+// @ts-ignore: decorator
 @inline
 export function loadTransposed(dst: usize, p0: usize, p1: usize, p2: usize, p3: usize): void {
   for (let i: usize = 0; i < 64; i += 16) {
@@ -41,6 +43,9 @@ export function loadTransposed(dst: usize, p0: usize, p1: usize, p2: usize, p3: 
   }
 }
 
+// @ts-ignore: decorator
 @inline export function add(a: v128, b: v128): v128 { return i32x4.add(a, b); }
+// @ts-ignore: decorator
 @inline export function rotlx4(x: v128, n: i32): v128 { return v128.or(i32x4.shl(x, n), i32x4.shr_u(x, 32 - n)); }
+// @ts-ignore: decorator
 @inline export function rotrx4(x: v128, n: i32): v128 { return v128.or(i32x4.shr_u(x, n), i32x4.shl(x, 32 - n)); }

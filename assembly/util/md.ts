@@ -4,6 +4,7 @@
 // CTX_SIZE bytes.
 
 import { utf16ToUtf8 } from "../utf8";
+import { HASH_CTX_SIZE } from "../abi";
 
 /** UTF-16 units transcoded per step of a UTF-16 update (a 3 KiB scratch buffer). */
 const TRANSCODE_UNITS: usize = 1024;
@@ -14,18 +15,31 @@ export const CTX_LENGTH: usize = 32; // u64: bytes hashed so far
 export const CTX_BUFFERED: usize = 40; // u32: bytes waiting in CTX_BLOCK (0..63)
 export const CTX_PENDING: usize = 44; // u32: high surrogate held back from the previous UTF-16 update, or 0
 export const CTX_BLOCK: usize = 64; // 64 bytes: the partial block
-export const CTX_SIZE: usize = 128;
+export const CTX_SIZE: usize = <usize>HASH_CTX_SIZE;
 
 export const BLOCK_SIZE: usize = 64;
 
+/** What a hash supplies to the generic code here and in batch.ts. */
+export interface MdHash {
+  /** Consumes one 64-byte block at `block` into the state words at `state`. */
+  compress(state: usize, block: usize): void;
+  /** Consumes one block from each of four messages into a lane-interleaved state (lanes.ts). */
+  compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize): void;
+  /** Address of the initial state words. */
+  iv(): usize;
+  /** Number of state words. */
+  words(): usize;
+}
+
 /**
- * A hash plugs in as a `@final` class whose `compress(state, block)` consumes one 64-byte block.
+ * A hash plugs in as a `@final` class (an MdHash) whose `compress(state, block)` consumes one 64-byte block.
  * AssemblyScript has no static members on type parameters and function values compile to indirect
  * calls, so the generic code below calls the method on a null instance of the class: the call is
  * resolved at compile time and the method never reads `this`.
  */
+// @ts-ignore: decorator
 @inline
-function compress<H>(state: usize, block: usize): void {
+function compress<H extends MdHash>(state: usize, block: usize): void {
   changetype<H>(0).compress(state, block);
 }
 
@@ -33,6 +47,7 @@ function compress<H>(state: usize, block: usize): void {
 const TRANSCODE_BUFFER: usize = memory.data(<i32>TRANSCODE_UNITS * 3 + 16, 16);
 
 /** Resets the bookkeeping part of a context; the caller writes its initial state words. */
+// @ts-ignore: decorator
 @inline
 export function mdReset(ctx: usize): void {
   store<u64>(ctx, 0, CTX_LENGTH);
@@ -41,8 +56,9 @@ export function mdReset(ctx: usize): void {
 }
 
 /** Feeds `len` bytes at `ptr`: full blocks are compressed in place, the tail is buffered. */
+// @ts-ignore: decorator
 @inline
-export function mdUpdateBytes<H>(ctx: usize, ptr: usize, len: usize): void {
+export function mdUpdateBytes<H extends MdHash>(ctx: usize, ptr: usize, len: usize): void {
   if (len == 0) return;
   store<u64>(ctx, load<u64>(ctx, CTX_LENGTH) + <u64>len, CTX_LENGTH);
   let buffered = <usize>load<u32>(ctx, CTX_BUFFERED);
@@ -69,8 +85,9 @@ export function mdUpdateBytes<H>(ctx: usize, ptr: usize, len: usize): void {
 }
 
 // A pending high surrogate that never met its low half is a lone surrogate: U+FFFD (EF BF BD).
+// @ts-ignore: decorator
 @inline
-function flushPending<H>(ctx: usize): void {
+function flushPending<H extends MdHash>(ctx: usize): void {
   if (load<u32>(ctx, CTX_PENDING) != 0) {
     store<u32>(ctx, 0, CTX_PENDING);
     store<u32>(TRANSCODE_BUFFER, 0xbdbfef);
@@ -79,8 +96,9 @@ function flushPending<H>(ctx: usize): void {
 }
 
 /** Feeds raw bytes after resolving any surrogate held back by a UTF-16 update. */
+// @ts-ignore: decorator
 @inline
-export function mdUpdate<H>(ctx: usize, ptr: usize, len: usize): void {
+export function mdUpdate<H extends MdHash>(ctx: usize, ptr: usize, len: usize): void {
   flushPending<H>(ctx);
   mdUpdateBytes<H>(ctx, ptr, len);
 }
@@ -90,8 +108,9 @@ export function mdUpdate<H>(ctx: usize, ptr: usize, len: usize): void {
  * U+FFFD). A trailing high surrogate is held in the context so that a pair split across two updates
  * encodes as one 4-byte sequence.
  */
+// @ts-ignore: decorator
 @inline
-export function mdUpdateUtf16<H>(ctx: usize, ptr: usize, units: usize): void {
+export function mdUpdateUtf16<H extends MdHash>(ctx: usize, ptr: usize, units: usize): void {
   while (units != 0) {
     const take = min(units, TRANSCODE_UNITS);
     const written = utf16ToUtf8(ptr, take, TRANSCODE_BUFFER, ctx + CTX_PENDING);
@@ -102,8 +121,9 @@ export function mdUpdateUtf16<H>(ctx: usize, ptr: usize, units: usize): void {
 }
 
 /** Pads and writes the big-endian bit length; the caller then reads its state words out. */
+// @ts-ignore: decorator
 @inline
-export function mdFinish<H>(ctx: usize): void {
+export function mdFinish<H extends MdHash>(ctx: usize): void {
   flushPending<H>(ctx);
   const block = ctx + CTX_BLOCK;
   const buffered = <usize>load<u32>(ctx, CTX_BUFFERED);
@@ -121,6 +141,7 @@ export function mdFinish<H>(ctx: usize): void {
 }
 
 /** Writes `words` state words as lowercase hex (big-endian byte order) at `out`. */
+// @ts-ignore: decorator
 @inline
 export function stateToHex(ctx: usize, words: usize, out: usize): void {
   for (let i: usize = 0; i < words; i++) {
@@ -129,6 +150,7 @@ export function stateToHex(ctx: usize, words: usize, out: usize): void {
 }
 
 /** Writes one u32 as 8 lowercase hex digits, most significant first. */
+// @ts-ignore: decorator
 @inline
 export function wordToHex(w: u32, out: usize): void {
   // Spread the 8 nibbles into 8 bytes, then map 0..9 to '0'..'9' and 10..15 to 'a'..'f' with
@@ -145,6 +167,7 @@ export function wordToHex(w: u32, out: usize): void {
 }
 
 /** Writes a raw big-endian digest of `words` state words at `out`. */
+// @ts-ignore: decorator
 @inline
 export function stateToBytes(ctx: usize, words: usize, out: usize): void {
   for (let i: usize = 0; i < words; i++) {

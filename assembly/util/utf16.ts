@@ -10,6 +10,7 @@ export const BYTES_PER_VECTOR: usize = 16;
  * second half of a well-formed pair. `prev` is the vector before `cur` (zero at the start), so a
  * pair split across two vectors is seen.
  */
+// @ts-ignore: decorator
 @inline
 export function pairSecondHalves(cur: v128, prev: v128): v128 {
   const before = i8x16.shuffle(prev, cur, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
@@ -20,6 +21,7 @@ export function pairSecondHalves(cur: v128, prev: v128): v128 {
 }
 
 /** Sum of the eight u16 lanes. */
+// @ts-ignore: decorator
 @inline
 export function sumU16(v: v128): u32 {
   const pairs = i32x4.extadd_pairwise_i16x8_u(v);
@@ -28,6 +30,7 @@ export function sumU16(v: v128): u32 {
 }
 
 /** Sum of the four u32 lanes. */
+// @ts-ignore: decorator
 @inline
 export function sumU32(v: v128): u32 {
   const halves = i32x4.add(v, i8x16.shuffle(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));

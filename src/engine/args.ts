@@ -30,22 +30,40 @@ export function isBytes(value: unknown): value is Uint8Array {
 }
 
 /**
- * `bytes` as a plain Uint8Array view of the same memory, so that no subclass override (length,
- * subarray) can change what reaches WASM memory. Plain Uint8Arrays pass through untouched.
+ * Whether the view's ArrayBuffer was detached (transferred or structured-cloned away). A detached
+ * view reads as length 0, so only those are asked; constructing a view over a detached buffer
+ * throws, which is the test that works on Node 20 (ArrayBuffer.prototype.detached is newer).
  */
-export function plainBytes(bytes: Uint8Array): Uint8Array {
+function isDetached(bytes: Uint8Array): boolean {
+  if (typedArrayLength.call(bytes) !== 0) return false;
+  try {
+    new Uint8Array(typedArrayBuffer.call(bytes), 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * `bytes` as a plain Uint8Array view of the same memory, so that no subclass override (length,
+ * subarray) can change what reaches WASM memory. Plain Uint8Arrays pass through untouched. A view
+ * whose ArrayBuffer was detached is a TypeError naming the function and the argument.
+ */
+export function plainBytes(fn: string, name: string, bytes: Uint8Array): Uint8Array {
+  if (isDetached(bytes)) throw new TypeError(`${fn}: ${name} is a Uint8Array whose ArrayBuffer is detached (transferred); it has no bytes to read`);
   if (Object.getPrototypeOf(bytes) === Uint8Array.prototype) return bytes;
   return new Uint8Array(typedArrayBuffer.call(bytes), typedArrayOffset.call(bytes), typedArrayLength.call(bytes));
 }
 
-export function expectString(fn: string, name: string, value: unknown): asserts value is string {
-  if (typeof value !== 'string') throw new TypeError(`${fn}: ${name} must be a string, got ${describe(value)}`);
+/** A string as it is, or bytes through plainBytes; anything else is a TypeError. */
+export function textArg(fn: string, name: string, value: unknown): string | Uint8Array {
+  if (typeof value === 'string') return value;
+  if (isBytes(value)) return plainBytes(fn, name, value);
+  throw new TypeError(`${fn}: ${name} must be a string or a Uint8Array, got ${describe(value)}`);
 }
 
-export function expectText(fn: string, name: string, value: unknown): asserts value is string | Uint8Array {
-  if (typeof value !== 'string' && !isBytes(value)) {
-    throw new TypeError(`${fn}: ${name} must be a string or a Uint8Array, got ${describe(value)}`);
-  }
+export function expectString(fn: string, name: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string') throw new TypeError(`${fn}: ${name} must be a string, got ${describe(value)}`);
 }
 
 /**

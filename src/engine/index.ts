@@ -9,5 +9,8 @@ export type { Utf8Truncation } from './utf8.js';
 export { codePointLength, capCodePoints } from './text.js';
 export { readBounded } from './read.js';
 export type { ReadBoundedOptions, ReadChunk, ReadResult, ReadSource } from './read.js';
-export { globMatch, compileGlobs, globSource, GlobSet, GLOB_MAX_PATTERN_BYTES, GLOB_MAX_SET_BYTES } from './glob.js';
+export {
+  globMatch, compileGlobs, globSource, GlobSet, GLOB_MAX_PATTERN_BYTES, GLOB_MAX_SET_BYTES, GLOB_MAX_PATH_UNITS,
+} from './glob.js';
 export type { GlobOptions } from './glob.js';
+export { ENGINE_MAX_MEMORY_BYTES } from '../wasm/sizes.js';

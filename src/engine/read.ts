@@ -2,10 +2,7 @@
 // byte count, stop as soon as the count passes the limit, and compute the text's SHA-1 and the SHA-1
 // of its trimmed form while the chunks stream, not in a second pass.
 
-import { READ_CTX_SIZE } from '../wasm/abi.js';
-import { engine } from '../wasm/instance.js';
-import { layout, MAX_PIECE_BYTES, MAX_PIECE_UNITS, pieceEnd, putBytes, putUtf16, readAscii } from '../wasm/memory.js';
-import { ContextSlot } from '../wasm/slot.js';
+import { ReadState } from '../wasm/read.js';
 import { describe, expectLimit, isBytes, plainBytes } from './args.js';
 
 export type ReadChunk = string | Uint8Array;
@@ -46,9 +43,6 @@ export type ReadResult =
   | { readonly status: 'invalid-utf8' }
   | { readonly status: 'unavailable'; readonly error: unknown }
   | { readonly status: 'cancelled' };
-
-const slot = new ContextSlot(layout.readSlot, READ_CTX_SIZE);
-const SHA1_HEX = 40;
 
 /** Resolves when `signal` aborts. */
 function whenAborted(signal: AbortSignal): { promise: Promise<'aborted'>; dispose(): void } {
@@ -93,6 +87,9 @@ function checkOptions(options: unknown): CheckedOptions {
  * Reads `source` (string chunks, or byte chunks decoded as UTF-8) up to `maxBytes`. Never throws
  * for what the source does: a source error is `unavailable`, an abort is `cancelled`, too many bytes
  * is `oversize` (at most the limit plus one chunk is ever held). Throws only for bad arguments.
+ * @param source an async or sync iterable of chunks (strings, or Uint8Arrays of UTF-8)
+ * @param options the byte limit, and optionally a signal, a reported size and the decoding mode
+ * @returns the text with its byte count, SHA-1 and trimmed SHA-1, or why there is none
  */
 export async function readBounded(source: ReadSource, options: ReadBoundedOptions): Promise<ReadResult> {
   if (source === null || typeof source !== 'object' ||
@@ -140,10 +137,10 @@ export async function readBounded(source: ReadSource, options: ReadBoundedOption
   }
 }
 
-/** The state of one read: its WASM context (taking turns in the read slot) and the text so far. */
+/** The state of one read: its WASM side (src/wasm/read.ts) and the text so far. */
 class BoundedRead {
   readonly #maxBytes: number;
-  readonly #replace: boolean;
+  readonly #state: ReadState;
   #kind: 'string' | 'bytes' | undefined;
   readonly #parts: string[] = [];
   #rawBytes = 0;
@@ -151,11 +148,7 @@ class BoundedRead {
 
   constructor(maxBytes: number, replace: boolean) {
     this.#maxBytes = maxBytes;
-    this.#replace = replace;
-  }
-
-  #ctx(): number {
-    return slot.enter(this, engine.readInit);
+    this.#state = new ReadState(replace);
   }
 
   /** Takes one chunk; returns a final result when the read must stop. */
@@ -168,20 +161,19 @@ class BoundedRead {
       return { status: 'unavailable', error: new TypeError('readBounded: the source mixed string and byte chunks') };
     }
     this.#kind = kind;
-    return kind === 'string' ? this.#pushText(chunk as string) : this.#pushBytes(plainBytes(chunk as Uint8Array));
+    if (kind === 'string') return this.#pushText(chunk as string);
+    let bytes: Uint8Array;
+    try {
+      bytes = plainBytes('readBounded', 'a chunk of the source', chunk as Uint8Array);
+    } catch (error) {
+      return { status: 'unavailable', error };
+    }
+    return this.#pushBytes(bytes);
   }
 
   #pushText(chunk: string): ReadResult | undefined {
-    let bytes = 0;
-    for (let start = 0; start < chunk.length;) {
-      const end = pieceEnd(chunk, start, MAX_PIECE_UNITS);
-      const units = end - start;
-      // The transcoding scratch (3 bytes a unit, plus 16) follows the units.
-      const ptr = putUtf16(chunk, start, end, units * 3 + 16);
-      bytes = engine.readUpdateUtf16(this.#ctx(), ptr, units, ptr + units * 2);
-      if (bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
-      start = end;
-    }
+    const bytes = this.#state.updateText(chunk, this.#maxBytes);
+    if (bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
     this.#parts.push(chunk);
     return undefined;
   }
@@ -189,27 +181,19 @@ class BoundedRead {
   #pushBytes(chunk: Uint8Array): ReadResult | undefined {
     this.#rawBytes += chunk.length;
     if (this.#rawBytes > this.#maxBytes) return { status: 'oversize', bytes: this.#rawBytes, maxBytes: this.#maxBytes };
-    for (let start = 0; start < chunk.length; start += MAX_PIECE_BYTES) {
-      const piece = chunk.subarray(start, start + MAX_PIECE_BYTES);
-      // The replacement scratch (3 bytes for each input byte and held-back byte, plus 16) follows.
-      const ptr = putBytes(piece, 16 + 3 * (piece.length + 3) + 16);
-      if (engine.readUpdateBytes(this.#ctx(), ptr, piece.length, ptr + piece.length + 16, this.#replace ? 1 : 0) < 0) {
-        return { status: 'invalid-utf8' };
-      }
-    }
+    if (!this.#state.updateBytes(chunk)) return { status: 'invalid-utf8' };
     this.#decoder ??= new TextDecoder('utf-8');
     this.#parts.push(this.#decoder.decode(chunk, { stream: true }));
     return undefined;
   }
 
   finish(): ReadResult {
-    const bytes = engine.readFinish(this.#ctx(), layout.out, this.#replace ? 1 : 0);
-    if (bytes < 0) return { status: 'invalid-utf8' };
+    const digests = this.#state.finish();
+    if (digests === undefined) return { status: 'invalid-utf8' };
+    const { bytes, sha1, trimmedSha1 } = digests;
     // A surrogate held back from the last string chunk counts only now. (Byte sources were limited by
     // the bytes read, checked chunk by chunk.)
     if (this.#kind === 'string' && bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
-    const sha1 = readAscii(layout.out, SHA1_HEX);
-    const trimmedSha1 = readAscii(layout.out + SHA1_HEX, SHA1_HEX);
     if (this.#decoder !== undefined) this.#parts.push(this.#decoder.decode());
     const text = this.#parts.length === 1 ? this.#parts[0]! : this.#parts.join('');
     return { status: 'ok', text, bytes, sha1, trimmedSha1 };
@@ -217,6 +201,6 @@ class BoundedRead {
 
   /** Drops the WASM context: a finished or abandoned read leaves nothing behind. */
   discard(): void {
-    slot.release(this);
+    this.#state.release();
   }
 }

@@ -61,9 +61,11 @@ export const SessionEventType = {
   assistantMessage: 'assistant/message',
   toolCall: 'tool/call',
   toolResult: 'tool/result',
+  /** rc.8: a nested Code Mode call started, `{ rootCallId, parentCallId, subCallId, name, arguments }` (no turn or step). */
   toolCodeDispatchStart: 'tool/code-dispatch-start',
+  /** rc.8: a nested Code Mode call settled, the start record's fields plus `isError` and `content`. */
   toolCodeDispatch: 'tool/code-dispatch',
-  /** Session format 3 (DSH 0.1.5): one log record per nested Code Mode call, `{ turn, step, rootCallId, callId, name, arguments, isError, content }`. */
+  /** Session format 3 (DSH 0.1.5) only, absent from rc.8: one log record per nested Code Mode call, `{ rootCallId, name, arguments, isError, content, … }`. */
   toolPtcDispatch: 'tool/ptc-dispatch',
   /** A system-role surface message (format 3 persists prompt updates on the surface). */
   systemMessage: 'system/message',
@@ -80,7 +82,11 @@ export const HostService = {
   fs: 'fs',
   tools: 'tools',
   systemPrompt: 'systemPrompt',
-  /** The spill store holding the full text of results the host logged as a preview (see spill.ts). */
+  /**
+   * A spill store plugins can read back (see spill.ts): the full text of results the host logged as a
+   * preview. NOT a DSH rc.8 service: rc.8's `spillStore` only saves (`saveText`), so there slice-tape
+   * names the spill file instead of restoring it; the simulated host provides this with its `spill` option.
+   */
   spill: 'spill',
   /** The model runtime: capabilities (`resolveModelInfo`) and model calls (`stream`), see model.ts. */
   llm: 'llm',
@@ -109,14 +115,26 @@ export const SourceKind = { user: 'user', plugin: 'plugin', model: 'model', tool
 
 /** The `plugin` of a compaction summary's source `{ kind: 'plugin', plugin: 'compact', compactionId }`. */
 export const COMPACTION_PLUGIN = 'compact';
+/**
+ * How DSH's compaction backend (`dsh-compaction-basic`) frames a summary in its checkpoint message:
+ * three text blocks, `<preamble>\n\n<compacted-summary>`, the summary, `</compacted-summary>`.
+ */
+export const CompactionFrame = {
+  preamble: 'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. Treat the captured context as established background and build on it without restating it. Continue the task directly from the messages that follow, without acknowledging this checkpoint.',
+  open: '<compacted-summary>',
+  close: '</compacted-summary>',
+} as const;
 
 /** The runtime-context snapshot's plugin name and intro (contract §6 step 2c). */
 export const RUNTIME_CONTEXT_PLUGIN = '@deepseek-ai/dsh-system-prompt';
 export const RUNTIME_CONTEXT_INTRO = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.';
 
 /**
- * The session format version numeric log locators refer to (DSH 0.1.5 writes format 3; its v2→v3
- * migration inserted events, so a seq is only meaningful together with the format it was read in).
+ * The format numeric log locators name (`expand_result({"seq":Q,"formatVersion":3})`, ST-20, ST-22,
+ * ST-32): a seq is the event's index in the log as the host holds it. DSH 0.1.5 writes session format
+ * 3, whose v2→v3 migration inserted events, so an older number can name another result. DSH 0.1.0-rc.8
+ * writes header `version: 0`, accepts no other, and never renumbers (a seq is the same after a
+ * resume): its seqs are format-3 locators as they stand, and the tape's texts keep saying 3.
  */
 export const SESSION_FORMAT_VERSION = 3;
 /** Message source kinds of DSH's instruction loader (current and older) and its time sampler (seed 004). */

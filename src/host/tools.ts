@@ -100,12 +100,17 @@ export interface ToolRuntime {
   presentAs(mode: 'native' | 'code' | 'both'): () => void;
 }
 
-/** One nested call as the `tools/code-dispatch-log` waterfall sees it. [uncertain: DSH's shape is not in the contract.] */
+/**
+ * One settled nested Code Mode call as the `tools/code-dispatch-log` waterfall sees it (rc.8's
+ * `CodeDispatchLog`); listeners return the content DSH logs on its `tool/code-dispatch` record.
+ */
 export interface CodeDispatch {
-  /** The Code Mode execution that dispatched the call. */
-  readonly parent: ToolExecution;
-  readonly callId: string;
+  /** The outer `run_code` execution. */
+  readonly exec: ToolExecution;
+  readonly agent?: Agent;
+  /** `<outer callId>:code:<n>`, numbered by submission. */
+  readonly subCallId: string;
   readonly name: string;
-  readonly arguments: unknown;
-  readonly result: ToolExecutionResult;
+  readonly isError: boolean;
+  readonly content: readonly ContentBlock[];
 }

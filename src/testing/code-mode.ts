@@ -4,7 +4,10 @@
 // is emitted (contract correction 6) — so each nested call gets its own `tools/result` before the
 // outer one, and a listener that kept a nested call's signal sees it aborted by then. Nested
 // `additionalContexts` are re-attached to the outer result with `deferContext`, and each nested call
-// is logged as `tool/code-dispatch-start` / `tool/code-dispatch` records, not as `tool/call`.
+// is logged as DSH rc.8 logs it: a `tool/code-dispatch-start` record when it starts and a
+// `tool/code-dispatch` record when it settles, `{ rootCallId, parentCallId, subCallId, name,
+// arguments[, isError, content] }` with `subCallId` = `<outer callId>:code:<n>` (no turn or step:
+// the outer call's `tool/call` has them), never as `tool/call`.
 
 import type { ContentBlock } from '../host/message.js';
 import { CODE_MODE_TOOL, HostEvent, SessionEventType } from '../host/names.js';
@@ -68,21 +71,21 @@ async function runProgram(host: CodeModeHost, run: ToolRunContext, calls: readon
   const agent = run.agent as TestAgent | undefined;
   const results: { name: string; isError: boolean; text: string }[] = [];
   for (const [i, call] of calls.entries()) {
-    const dispatchCallId = `${run.callId}.${i + 1}`;
-    const where = agent?.position;
-    const record = { ...(where ?? {}), callId: run.callId, dispatchCallId, name: call.name };
+    const subCallId = `${run.callId}:code:${i + 1}`;
+    const args = call.input ?? {};
+    const record = { rootCallId: run.rootCallId, parentCallId: run.callId, subCallId, name: call.name, arguments: args };
     const ptc = host.dispatchRecords === 'ptc-dispatch';
-    if (!ptc) agent?.session.append(SessionEventType.toolCodeDispatchStart, { ...record, arguments: JSON.stringify(call.input ?? {}) });
+    if (!ptc) agent?.session.append(SessionEventType.toolCodeDispatchStart, record);
     const result = await host.execute({
-      callId: dispatchCallId, rootCallId: run.rootCallId, name: call.name, arguments: call.input ?? {},
+      callId: subCallId, rootCallId: run.rootCallId, name: call.name, arguments: args,
       ...(run.agent !== undefined ? { agent: run.agent } : {}), parent: run.token, signal,
     });
     for (const context of result.additionalContexts ?? []) run.deferContext(context);
-    const dispatch: CodeDispatch = { parent: run, callId: dispatchCallId, name: call.name, arguments: call.input ?? {}, result };
+    const dispatch: CodeDispatch = { exec: run, ...(agent !== undefined ? { agent } : {}), subCallId, name: call.name, isError: result.isError, content: result.content };
     const logged = await host.bus.waterfall<Promise<readonly ContentBlock[]>>(HostEvent.toolsCodeDispatchLog, run.agent, [dispatch], async () => result.content);
     if (ptc) {
       agent?.session.append(SessionEventType.toolPtcDispatch, {
-        ...(where ?? {}), rootCallId: run.rootCallId, callId: dispatchCallId, name: call.name, arguments: JSON.stringify(call.input ?? {}), isError: result.isError, content: logged,
+        ...(agent?.position ?? {}), rootCallId: run.rootCallId, callId: subCallId, name: call.name, arguments: JSON.stringify(args), isError: result.isError, content: logged,
       });
     } else agent?.session.append(SessionEventType.toolCodeDispatch, { ...record, isError: result.isError, content: logged });
     results.push({ name: call.name, isError: result.isError, text: logged.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('') });

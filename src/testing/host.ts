@@ -6,7 +6,7 @@ import type { Agent } from '../host/agent.js';
 import type { Context, PluginModule } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
 import { deepFreeze, type ContentBlock, type UserMessage } from '../host/message.js';
-import { COMPACTION_PLUGIN, HostEvent, HostService, SessionEventType, SourceKind } from '../host/names.js';
+import { COMPACTION_PLUGIN, CompactionFrame, HostEvent, HostService, SessionEventType, SourceKind } from '../host/names.js';
 import type { HostRuntime } from '../host/runtime.js';
 import type { SessionEvent, SessionHeader } from '../host/session.js';
 import type { ToolExecutionInput } from '../host/tools.js';
@@ -56,7 +56,7 @@ export interface TestHostOptions {
   readonly chunkSize?: number;
   /** How Code Mode logs nested calls; default rc.8's `code-dispatch` pair, `ptc-dispatch` for session format 3. */
   readonly dispatchRecords?: 'code-dispatch' | 'ptc-dispatch';
-  /** Spill large tool results: log a preview with DSH's notice and keep the text in `host.spillStore`. */
+  /** Spill large tool results but a `read`'s (as DSH's spill policy): log a preview with DSH's notice and keep the text in `host.spillStore`. */
   readonly spill?: SpillOptions;
   /**
    * Provide `ctx.llm` knowing these routes (`'<provider>/<model>'` → declared effort ids, or
@@ -279,7 +279,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
     const spill = this.#spill;
     const turns = drive({
       model: this.model, requests: this.requests, maxStepsPerTurn: this.#maxSteps, newId: (p) => this.newId(p),
-      ...(spill !== undefined ? { spill: (callId: string, content: readonly ContentBlock[]) => spillContent(spill, this.spillStore, this.#session.id, callId, content) } : {}),
+      ...(spill !== undefined ? { spill: (callId: string, name: string, content: readonly ContentBlock[]) => spillContent(spill, this.spillStore, this.#session.id, callId, name, content) } : {}),
     }, agent);
     agent.idle = turns.then(() => undefined, () => undefined);
     try {
@@ -294,9 +294,12 @@ export class TestHost<F extends FileSystem = FileSystem> {
   }
 
   /**
-   * Compaction as DSH records it: `compaction/start`, `compaction/summary`, `compaction/end`, then a
-   * summary `user/message` (source `{ kind: 'plugin', plugin: 'compact', compactionId }`) that
-   * replaces the visible nodes except the last `keep`, listing them in `sourceEventSeqs`.
+   * Compaction as DSH's `/compact` records it (rc.8, `dsh-compaction-basic`): `compaction/start
+   * { compactionId, turn }`, `compaction/summary { compactionId, summary, shadowedRange,
+   * shadowedSeqs }`, the checkpoint `user/message` (source `{ kind: 'plugin', plugin: 'compact',
+   * compactionId }`, the summary framed as DSH frames it) replacing the visible nodes except the last
+   * `keep` and citing the two records and every shadowed node in `sourceEventSeqs`, then
+   * `compaction/end { compactionId, turn }`. `turn` is the open turn, `null` between turns.
    */
   compact(options: CompactOptions = {}): SessionEvent {
     const session = this.#session;
@@ -304,12 +307,17 @@ export class TestHost<F extends FileSystem = FileSystem> {
     const end = nodes.length - (options.keep ?? 0);
     if (end <= 0) throw new Error(`test host: nothing to compact (${nodes.length} visible nodes, keep ${options.keep ?? 0})`);
     const compactionId = `compaction-${++this.#compactions}`;
-    const summary = options.summary ?? 'Summary of the earlier conversation.';
-    session.append(SessionEventType.compactionStart, { compactionId });
-    session.append(SessionEventType.compactionSummary, { compactionId, summary });
-    session.append(SessionEventType.compactionEnd, { compactionId });
-    const message = { content: [{ type: 'text', text: summary }], source: { kind: SourceKind.plugin, plugin: COMPACTION_PLUGIN, compactionId }, role: 'user', id: this.newId('msg') };
-    return session.append(SessionEventType.userMessage, message, { surfaceOp: { op: 'replace', start: nodes[0]!, end: nodes[end - 1]! }, sourceEventSeqs: nodes.slice(0, end) });
+    const summary = [{ type: 'text', text: options.summary ?? 'Summary of the earlier conversation.' }];
+    const turn = openTurn(session.events);
+    const shadowedSeqs = nodes.slice(0, end);
+    const shadowedRange = { start: shadowedSeqs[0]!, end: shadowedSeqs.at(-1)! };
+    const start = session.append(SessionEventType.compactionStart, { compactionId, turn });
+    const record = session.append(SessionEventType.compactionSummary, { compactionId, summary, shadowedRange, shadowedSeqs });
+    const content = [{ type: 'text', text: `${CompactionFrame.preamble}\n\n${CompactionFrame.open}` }, ...summary, { type: 'text', text: CompactionFrame.close }];
+    const message = { content, source: { kind: SourceKind.plugin, plugin: COMPACTION_PLUGIN, compactionId }, role: 'user', id: this.newId('msg') };
+    const checkpoint = session.append(SessionEventType.userMessage, message, { surfaceOp: { op: 'replace', ...shadowedRange }, sourceEventSeqs: [start.seq, record.seq, ...shadowedSeqs] });
+    session.append(SessionEventType.compactionEnd, { compactionId, turn });
+    return checkpoint;
   }
 
   /**
@@ -365,4 +373,14 @@ export class TestHost<F extends FileSystem = FileSystem> {
     agent.notify(HostEvent.agentSessionStart, { source });
     return agent;
   }
+}
+
+/** The turn open at the end of the log, `null` when none is. */
+function openTurn(events: readonly SessionEvent[]): number | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.type === SessionEventType.turnEnd) return null;
+    if (event.type === SessionEventType.turnStart) return (event.data as { turn: number }).turn;
+  }
+  return null;
 }

@@ -23,7 +23,7 @@ export interface LoopHost {
   readonly maxStepsPerTurn: number;
   newId(prefix: string): string;
   /** The host's spill policy: the content to log for a result (a preview when it is too large). */
-  readonly spill?: (callId: string, content: readonly ContentBlock[]) => readonly ContentBlock[];
+  readonly spill?: (callId: string, name: string, content: readonly ContentBlock[]) => readonly ContentBlock[];
 }
 
 const APPEND = { surfaceOp: 'append' } as const;
@@ -120,7 +120,7 @@ async function runStep(
     for (const call of calls) {
       session.append(SessionEventType.toolCall, { turn, step, callId: call.id, name: call.name, arguments: call.text });
       const result = await agent.core.execute({ callId: call.id, name: call.name, arguments: parseArguments(call.text), agent, signal });
-      session.append(SessionEventType.toolResult, toolResultData(host, turn, step, call.id, result), APPEND);
+      session.append(SessionEventType.toolResult, toolResultData(host, turn, step, call, result), APPEND);
       for (const context of result.additionalContexts ?? []) inbox.append('next-step', context);
       if (!result.isError && result.concludesTurn) concluded = true;
     }
@@ -132,11 +132,12 @@ async function runStep(
   }
 }
 
-function toolResultData(host: LoopHost, turn: number, step: number, callId: string, result: ToolExecutionResult) {
+function toolResultData(host: LoopHost, turn: number, step: number, call: { readonly id: string; readonly name: string }, result: ToolExecutionResult) {
   // DSH's createToolResultMessage: { source, content, role, id }, the block's isError always present.
+  const callId = call.id;
   const message = {
     source: { kind: SourceKind.tool, callId },
-    content: [{ type: 'tool-result' as const, toolCallId: callId, content: host.spill?.(callId, result.content) ?? result.content, isError: result.isError }],
+    content: [{ type: 'tool-result' as const, toolCallId: callId, content: host.spill?.(callId, call.name, result.content) ?? result.content, isError: result.isError }],
     role: 'user' as const,
     id: host.newId('msg'),
   };

@@ -1,9 +1,12 @@
 // The simulated host's spill policy and store (spec X-12): a tool result whose text is larger than
 // the configured bytes is logged as a UTF-8-safe head plus DSH's spill notice, and the full text is
-// kept in an in-memory store that plugins reach as `ctx.get('spill')`.
+// kept in an in-memory store that plugins reach as `ctx.get('spill')`. As DSH rc.8's spill policy,
+// it leaves `read` results (a spilled read would only be read again) and results with a non-text
+// block alone. rc.8 itself has no readable spill service: its `spillStore` only saves.
 
 import { truncateUtf8, utf8Length } from '../engine/index.js';
 import type { ContentBlock } from '../host/message.js';
+import { FileToolName } from '../host/names.js';
 import { spillNotice, type SpillStore } from '../host/spill.js';
 
 /** `TestHostOptions.spill`. */
@@ -37,10 +40,12 @@ export class MemorySpillStore implements SpillStore {
 }
 
 /**
- * The content the host logs for a result: unchanged when its text fits, else one text block with
- * the head and the notice (the whole text stored at `/spill/<sessionId>/<callId>.txt`).
+ * The content the host logs for a result of tool `name`: unchanged when its text fits, when it is a
+ * `read`'s or when it has a non-text block; else one text block with the head and the notice (the
+ * whole text stored at `/spill/<sessionId>/<callId>.txt`).
  */
-export function spillContent(options: SpillOptions, store: MemorySpillStore, sessionId: string, callId: string, content: readonly ContentBlock[]): readonly ContentBlock[] {
+export function spillContent(options: SpillOptions, store: MemorySpillStore, sessionId: string, callId: string, name: string, content: readonly ContentBlock[]): readonly ContentBlock[] {
+  if (name === FileToolName.read || content.some((b) => b.type !== 'text')) return content;
   const text = content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
   const bytes = utf8Length(text);
   if (bytes <= options.overBytes) return content;

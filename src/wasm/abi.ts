@@ -1,6 +1,11 @@
+// The WASM module's ABI as the TypeScript side sees it: the exports (assembly/index.ts) with their
+// signatures, and the numbers of assembly/abi.ts (statuses, flags, sizes), mirrored here once. The
+// mirror is checked by test/engine/abi-mirror.test.ts, which reads both files: a status renumbered
+// on one side only fails the build's tests instead of a caller's answer.
+
 /**
- * The WASM module's exports (assembly/index.ts), as the wrapper calls them. Pointers and lengths are
- * byte offsets into `memory`; see assembly/README.md for ownership and layouts.
+ * The module's exports, as the adapters in this directory call them. Pointers and lengths are byte
+ * offsets into `memory`; see assembly/README.md for ownership and layouts.
  */
 export interface EngineExports {
   readonly memory: WebAssembly.Memory;
@@ -45,8 +50,8 @@ export interface EngineExports {
   globMatch(program: number, path: number, units: number, work: number): number;
   globMatchSet(set: number, count: number, paths: number, offsets: number, pathCount: number, out: number, work: number, cache: number): void;
   globMatchWorkspace(program: number): number;
-  globSetCacheBytes(set: number, count: number): number;
-  globSetCacheReset(set: number, count: number, cache: number): void;
+  globSetCacheBytes(set: number, count: number, dfaCap: number): number;
+  globSetCacheReset(set: number, count: number, cache: number, dfaCap: number): void;
   globSetWorkspace(set: number, count: number, maxUnits: number): number;
   globCompileSet(patterns: number, offsets: number, count: number, flags: number, work: number, workBytes: number, out: number, outCap: number): number;
   globFailedIndex(): number;
@@ -73,9 +78,38 @@ const FUNCTIONS: Record<FunctionExport, true> = {
   globCompileSet: true, globFailedIndex: true, globNeedWork: true, globNeedOut: true,
 };
 
-/** Every function export the wrapper relies on; instantiation checks them all. */
+/** Every function export the adapters rely on; instantiation checks them all. */
 export const REQUIRED_FUNCTIONS = Object.keys(FUNCTIONS) as readonly FunctionExport[];
 
-/** Sizes fixed by the module (assembly/README.md). */
+// ---- the numbers of assembly/abi.ts (same names, same values; see the file header) --------------
+
+// UTF-8 and bounded reads (-1xx)
+export const UTF8_INVALID = -101;
+
+// globs (-2xx)
+export const GLOB_EMPTY = -201;
+export const GLOB_TOO_LONG = -202;
+export const GLOB_UNSUPPORTED = -203;
+export const GLOB_NO_SPACE = -204;
+export const GLOB_INTERNAL = -205;
+export const REGEX_INVALID = -251;
+export const REGEX_UNSUPPORTED = -252;
+export const REGEX_NO_SPACE = -253;
+export const CLASS_INVALID = -261;
+export const CLASS_UNSUPPORTED = -262;
+
+// flags
+export const GLOB_FLAG_DOT = 1;
+export const GLOB_RESULT_NEGATED = 2;
+export const GLOB_RESULT_INVALID = 4;
+export const PROGRAM_NEGATED = 2;
+export const PROGRAM_NEVER = 4;
+export const PROGRAM_SUFFIX_OPT_SLASH = 0x40000000;
+
+// sizes
 export const HASH_CTX_SIZE = 128;
 export const READ_CTX_SIZE = 512;
+export const SHA1_HEX_SIZE = 40;
+export const SHA256_HEX_SIZE = 64;
+export const GLOB_MAX_PATTERN_BYTES = 65536;
+export const HOST_ALIGN = 64;

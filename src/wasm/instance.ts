@@ -1,14 +1,33 @@
 // Loads and instantiates the engine's WASM module exactly once, at import time (top-level await), so
 // that every engine function is synchronous afterwards. There is no JavaScript fallback: if the
 // module cannot be loaded, importing the engine fails with the module's name and the reason.
+//
+// The release module imports nothing, so it is instantiated bare (WebAssembly.compile, then an
+// Instance): nothing else is loaded on the cold path. A module that imports something is the debug
+// target (`npm run asbuild:debug`, assertions on), which imports AssemblyScript's `env.abort`; for
+// it, and only for it, @assemblyscript/loader is loaded: its `abort` reads the message and the
+// AssemblyScript file name out of the module's memory, so a failed assertion throws
+// `abort: <message> at assembly/<file>.ts:<line>:<column>` instead of a bare `unreachable` trap.
+// DSH_CONTEXT_ENGINE_DEBUG=1 in the environment makes the engine load the debug target.
 
-import { instantiate, instantiateSync } from '@assemblyscript/loader';
 import { REQUIRED_FUNCTIONS, type EngineExports } from './abi.js';
 
-/** Where the release build lives relative to this file, in src/ and in lib/ alike. */
-export const ENGINE_WASM_URL = new URL('../../build/engine.wasm', import.meta.url);
+interface ProcessLike {
+  readonly versions?: { readonly node?: string };
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+const processLike = (globalThis as { process?: ProcessLike }).process;
+const isNode = typeof processLike?.versions?.node === 'string';
 
-const isNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+/** Whether this realm runs the debug target (DSH_CONTEXT_ENGINE_DEBUG=1). */
+export const DEBUG_TARGET = processLike?.env?.DSH_CONTEXT_ENGINE_DEBUG === '1';
+
+/** Where the release build lives relative to this file, in src/ and in lib/ alike. */
+export const RELEASE_WASM_URL = new URL('../../build/engine.wasm', import.meta.url);
+/** Where the debug build lives (not in the npm package: `npm run asbuild:debug` writes it). */
+export const DEBUG_WASM_URL = new URL('../../build/engine.debug.wasm', import.meta.url);
+/** The module this realm loads. */
+export const ENGINE_WASM_URL = DEBUG_TARGET ? DEBUG_WASM_URL : RELEASE_WASM_URL;
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -24,6 +43,22 @@ async function readModule(url: URL): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+/** Instantiates a module that imports nothing, without any helper. */
+async function instantiateBare(module: WebAssembly.Module): Promise<WebAssembly.Exports> {
+  // Node allows synchronous instantiation of any module; browsers may refuse it on the main thread
+  // for large modules, so they get the asynchronous form.
+  if (isNode) return new WebAssembly.Instance(module, {}).exports;
+  return (await WebAssembly.instantiate(module, {})).exports;
+}
+
+/** Instantiates a module that imports AssemblyScript's `env` functions (the debug target). */
+async function instantiateWithLoader(module: WebAssembly.Module): Promise<WebAssembly.Exports> {
+  const { instantiate } = await import('@assemblyscript/loader');
+  // The loader's exports object also carries its helpers; the instance's own exports are what the
+  // adapters call.
+  return (await instantiate<Record<string, unknown>>(module, {})).instance.exports;
+}
+
 /**
  * Instantiates engine bytes and checks that every export the wrapper calls is present. `name` is
  * used in the error, which always says which module failed and why.
@@ -31,14 +66,8 @@ async function readModule(url: URL): Promise<Uint8Array> {
 export async function instantiateEngine(bytes: Uint8Array, name: string): Promise<EngineExports> {
   let exports: Record<string, unknown>;
   try {
-    if (isNode) {
-      // The loader's instantiate() first asks whether its input is a fetch Response, and in Node
-      // the first touch of the global Response loads the whole fetch implementation (about 40 ms).
-      // Compiling here and instantiating the compiled module skips that question.
-      ({ exports } = instantiateSync<Record<string, unknown>>(await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>), {}));
-    } else {
-      ({ exports } = await instantiate<Record<string, unknown>>(bytes, {}));
-    }
+    const module = await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+    exports = WebAssembly.Module.imports(module).length === 0 ? await instantiateBare(module) : await instantiateWithLoader(module);
   } catch (error) {
     throw new Error(`dsh-context-engine: cannot instantiate WASM module ${name}: ${reason(error)}`, { cause: error });
   }

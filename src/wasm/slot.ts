@@ -3,7 +3,7 @@
 // take turns in it, and the state of an owner that loses the slot is copied out and restored when it
 // comes back. One owner working alone never pays for a copy.
 
-import { saveRegion, writeBytes } from './memory.js';
+import { copyOut, writeBytes } from './memory.js';
 
 export class ContextSlot {
   #owner: object | null = null;
@@ -17,7 +17,7 @@ export class ContextSlot {
    */
   enter(owner: object, init: (ptr: number) => void): number {
     if (this.#owner === owner) return this.ptr;
-    if (this.#owner !== null) this.#saved.set(this.#owner, saveRegion(this.ptr, this.size));
+    if (this.#owner !== null) this.#saved.set(this.#owner, copyOut(this.ptr, this.size));
     const saved = this.#saved.get(owner);
     if (saved === undefined) {
       init(this.ptr);

@@ -93,8 +93,8 @@ describe('property: each result equals node:crypto on that input', () => {
   });
 });
 
-describe('batches beyond the 64 MiB packing limit', () => {
-  it('X-01 three 8,000,000-unit strings (over 64 MiB at 3 bytes a unit) split across calls', () => {
+describe('batches beyond the 32 MiB packing limit (MAX_BATCH_BYTES)', () => {
+  it('X-01 three 8,000,000-unit strings (24 MB each at 3 bytes a unit: one per call) split across calls', () => {
     const inputs: DigestInput[] = ['a'.repeat(8_000_000), 'b'.repeat(8_000_000) + '😀', 'c'.repeat(8_000_000), 'tail', patternBytes(70)];
     expect(digestMany('sha256', inputs)).toEqual(expected('sha256', inputs));
   });

@@ -60,7 +60,7 @@ describe('malicious patterns finish', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(RangeError);
-    const match = /^compileGlobs: compiled glob set is (\d+) bytes; the limit is (\d+)$/.exec((caught as Error).message);
+    const match = /^compileGlobs: compiled glob set needs at least (\d+) bytes; the limit is (\d+)$/.exec((caught as Error).message);
     expect(match?.[2]).toBe(String(GLOB_MAX_SET_BYTES));
     expect(Number(match?.[1])).toBeGreaterThan(GLOB_MAX_SET_BYTES);
     expect(globMatch('*/*', 'a/b')).toBe(true);

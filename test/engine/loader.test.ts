@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import * as facade from '../../src/engine/index.js';
-import { ENGINE_WASM_URL, instantiateEngine } from '../../src/wasm/instance.js';
+import { DEBUG_WASM_URL, ENGINE_WASM_URL, instantiateEngine, RELEASE_WASM_URL } from '../../src/wasm/instance.js';
 import { nodeHash } from '../support/reference.js';
 
 /** Every export the facade needs, in the order the loader reports them (memory first). */
@@ -46,7 +46,7 @@ describe('X-14 instantiation failures name the module and the reason', () => {
   });
 
   it('X-14 a truncated engine.wasm rejects the same way', async () => {
-    const bytes = readFileSync(ENGINE_WASM_URL).subarray(0, 100);
+    const bytes = readFileSync(RELEASE_WASM_URL).subarray(0, 100);
     const error = await rejection(instantiateEngine(bytes, 'truncated engine'));
     expect(error.message).toMatch(/^dsh-context-engine: cannot instantiate WASM module truncated engine: \S/);
   });
@@ -64,7 +64,7 @@ describe('X-14 instantiation failures name the module and the reason', () => {
   });
 
   it('X-14 the real module instantiates again on its own, with exactly the exports listed above', async () => {
-    const bytes = readFileSync(ENGINE_WASM_URL);
+    const bytes = readFileSync(RELEASE_WASM_URL);
     const exports = await instantiateEngine(bytes, 'engine.wasm');
     expect(exports.memory).toBeInstanceOf(WebAssembly.Memory);
     const names = WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((e) => e.name);
@@ -72,11 +72,11 @@ describe('X-14 instantiation failures name the module and the reason', () => {
   });
 
   it('X-14 the module does no I/O, reads no clock and uses no randomness: it imports nothing', () => {
-    expect(WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(ENGINE_WASM_URL)))).toEqual([]);
+    expect(WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(RELEASE_WASM_URL)))).toEqual([]);
   });
 
   it('X-14 the debug target (assertions on) has the same exports and computes the same digests', async () => {
-    const bytes = readFileSync(new URL('engine.debug.wasm', ENGINE_WASM_URL));
+    const bytes = readFileSync(DEBUG_WASM_URL);
     const debug = await instantiateEngine(bytes, 'engine.debug.wasm');
     const names = WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((e) => e.name);
     expect([...names].sort()).toEqual([...EXPORTS].sort());
@@ -91,6 +91,40 @@ describe('X-14 instantiation failures name the module and the reason', () => {
       expect(Buffer.from(debug.memory.buffer, out, 40).toString('latin1')).toBe(nodeHash('sha1', data));
       debug.sha256Hex(ctx, input, length, out);
       expect(Buffer.from(debug.memory.buffer, out, 64).toString('latin1')).toBe(nodeHash('sha256', data));
+    }
+  });
+
+  it('X-14 the debug target\'s failed assertion is decoded by the loader into its message and AssemblyScript file:line', async () => {
+    const debug = await instantiateEngine(readFileSync(DEBUG_WASM_URL), 'engine.debug.wasm');
+    const lines = readFileSync(new URL('../../assembly/sha1.ts', import.meta.url), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('"a hash context must be 16-byte aligned"')) + 1;
+    const column = lines[line - 1]!.indexOf('assert(') + 1;
+    expect(line).toBeGreaterThan(0);
+    expect(() => debug.sha1Init(debug.heapBase() + 1)).toThrow(`abort: a hash context must be 16-byte aligned at assembly/sha1.ts:${line}:${column}`);
+    // The release build compiles the assertion away (noAssert): the same call is not checked there.
+    const release = await instantiateEngine(readFileSync(RELEASE_WASM_URL), 'engine.wasm');
+    expect(() => release.sha1Init(release.heapBase() + 1)).not.toThrow();
+  });
+
+  it('X-14 the release module is instantiated bare: @assemblyscript/loader is loaded only for a module with imports', async () => {
+    vi.resetModules();
+    let loaded = false;
+    vi.doMock('@assemblyscript/loader', () => {
+      loaded = true;
+      return { instantiate: () => Promise.reject(new Error('the loader instantiated it')) };
+    });
+    try {
+      const fresh = await import('../../src/wasm/instance.js');
+      expect(fresh.engine.heapBase()).toBeGreaterThan(0);
+      const release = await fresh.instantiateEngine(readFileSync(RELEASE_WASM_URL), 'engine.wasm');
+      expect(typeof release.sha256Hex).toBe('function');
+      expect(loaded).toBe(false);
+      const error = await rejection(fresh.instantiateEngine(readFileSync(DEBUG_WASM_URL), 'engine.debug.wasm'));
+      expect(error.message).toBe('dsh-context-engine: cannot instantiate WASM module engine.debug.wasm: the loader instantiated it');
+      expect(loaded).toBe(true);
+    } finally {
+      vi.doUnmock('@assemblyscript/loader');
+      vi.resetModules();
     }
   });
 
@@ -142,14 +176,14 @@ describe('X-14 packaging: the package imports itself by name', () => {
     expect(viaImport).toBe(`${root}build/engine.wasm`);
     expect(viaRequire).toBe(viaImport);
     expect(existsSync(viaImport)).toBe(true);
-    expect(readFileSync(viaImport).equals(readFileSync(ENGINE_WASM_URL))).toBe(true);
+    expect(readFileSync(viaImport).equals(readFileSync(RELEASE_WASM_URL))).toBe(true);
   });
 
   it("X-14 await import('dsh-context-engine/engine') and the root export expose the same working functions", async () => {
     const byName = await import('dsh-context-engine/engine');
     const rootExport = await import('dsh-context-engine');
     const names = Object.keys(facade).sort();
-    expect(names).toEqual(['GLOB_MAX_PATTERN_BYTES', 'GLOB_MAX_SET_BYTES', 'GlobSet', 'capCodePoints', 'codePointLength',
+    expect(names).toEqual(['ENGINE_MAX_MEMORY_BYTES', 'GLOB_MAX_PATH_UNITS', 'GLOB_MAX_PATTERN_BYTES', 'GLOB_MAX_SET_BYTES', 'GlobSet', 'capCodePoints', 'codePointLength',
       'compileGlobs', 'createDigest', 'digestMany', 'globMatch', 'globSource', 'readBounded', 'sha1Hex', 'sha256Hex',
       'truncateUtf8', 'utf8Length']);
     expect(Object.keys(byName).sort()).toEqual(names);

@@ -3,7 +3,7 @@
 // produced.
 
 import { describe, expect, it } from 'vitest';
-import { createUserMessage, fileTouchPath, systemReminder, type Context, type PluginModule, type ToolExecution, type ToolExecutionResult } from '../../src/host/index.js';
+import { CompactionFrame, createUserMessage, fileTouchPath, systemReminder, type Context, type PluginModule, type ToolExecution, type ToolExecutionResult } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
 
 /** A small plugin: every file touch adds a framed note to the call's result, sourced by path. */
@@ -73,14 +73,20 @@ describe('createTestHost', () => {
       { seq: 21, time: 22, type: 'assistant/message', data: assistant(1, 3, 'msg-8', [{ type: 'text', text: 'Fixed.' }]), surfaceOp: 'append' },
       { seq: 22, time: 23, type: 'step/end', data: { turn: 1, step: 3 } },
       { seq: 23, time: 24, type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } },
-      { seq: 24, time: 25, type: 'compaction/start', data: { compactionId: 'compaction-1' } },
-      { seq: 25, time: 26, type: 'compaction/summary', data: { compactionId: 'compaction-1', summary: 'We fixed x.ts.' } },
-      { seq: 26, time: 27, type: 'compaction/end', data: { compactionId: 'compaction-1' } },
+      { seq: 24, time: 25, type: 'compaction/start', data: { compactionId: 'compaction-1', turn: null } },
       {
-        seq: 27, time: 28, type: 'user/message',
-        data: { content: [{ type: 'text', text: 'We fixed x.ts.' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'compaction-1' }, role: 'user', id: 'msg-9' },
-        surfaceOp: { op: 'replace', start: 4, end: 21 }, sourceEventSeqs: [4, 5, 7, 12, 13, 15, 20, 21],
+        seq: 25, time: 26, type: 'compaction/summary',
+        data: { compactionId: 'compaction-1', summary: [{ type: 'text', text: 'We fixed x.ts.' }], shadowedRange: { start: 4, end: 21 }, shadowedSeqs: [4, 5, 7, 12, 13, 15, 20, 21] },
       },
+      {
+        seq: 26, time: 27, type: 'user/message',
+        data: {
+          content: [{ type: 'text', text: `${CompactionFrame.preamble}\n\n<compacted-summary>` }, { type: 'text', text: 'We fixed x.ts.' }, { type: 'text', text: '</compacted-summary>' }],
+          source: { kind: 'plugin', plugin: 'compact', compactionId: 'compaction-1' }, role: 'user', id: 'msg-9',
+        },
+        surfaceOp: { op: 'replace', start: 4, end: 21 }, sourceEventSeqs: [24, 25, 4, 5, 7, 12, 13, 15, 20, 21],
+      },
+      { seq: 27, time: 28, type: 'compaction/end', data: { compactionId: 'compaction-1', turn: null } },
       { seq: 28, time: 29, type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 0, inserted: [user('msg-10', 'Check x')] } },
       { seq: 29, time: 30, type: 'turn/start', data: { turn: 2 } },
       { seq: 30, time: 31, type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 0, removedCount: 1, inserted: [] } },
@@ -101,7 +107,7 @@ describe('createTestHost', () => {
     expect(host.session.events.map(({ type, seq, time, data, surfaceOp, sourceEventSeqs }) => ({ seq, time, type, data, ...(surfaceOp ? { surfaceOp } : {}), ...(sourceEventSeqs ? { sourceEventSeqs } : {}) }))).toEqual(expected);
     // Key order too: DSH compares persisted logs as text.
     expect(host.session.events.map((e) => JSON.stringify(e.data))).toEqual(expected.map((e) => JSON.stringify(e.data)));
-    expect(host.session.surface).toEqual({ nodes: [27, 32, 33, 35, 40, 41], replaceGeneration: 1 });
+    expect(host.session.surface).toEqual({ nodes: [26, 32, 33, 35, 40, 41], replaceGeneration: 1 });
     expect(host.requests.map((r) => r.messages.map((m) => m.id))).toEqual([
       ['msg-1'],
       ['msg-1', 'msg-2', 'msg-4', 'msg-3'],
@@ -119,7 +125,7 @@ describe('createTestHost', () => {
     await host.run('one', [{ text: 'a' }]);
     await host.run('two', [{ text: 'b' }]);
     const event = host.compact({ keep: 2 });
-    expect(event).toMatchObject({ surfaceOp: { op: 'replace', start: 4, end: 5 }, sourceEventSeqs: [4, 5] });
+    expect(event).toMatchObject({ surfaceOp: { op: 'replace', start: 4, end: 5 }, sourceEventSeqs: [16, 17, 4, 5] });
     expect(host.session.deriveMessages().map((m) => m.id)).toEqual(['msg-5', 'msg-3', 'msg-4']);
     expect(() => host.compact({ keep: 3 })).toThrow('test host: nothing to compact (3 visible nodes, keep 3)');
   });

@@ -5,14 +5,17 @@
 import { describe, expect, it } from 'vitest';
 import { declaredEfforts, parseSpillNotice, spillNotice, type LlmCallConfig, type LlmService, type SpillStore } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
+import { catTool } from '../support/cat-tool.js';
 
 describe('spill store', () => {
-  it('X-12 a result over the limit is logged as head + notice, and the store returns the full text', async () => {
+  it('X-12 a result over the limit is logged as head + notice, and the store returns the full text; a read is never spilled (DSH rc.8)', async () => {
     const big = 'x'.repeat(100) + '\n' + '数'.repeat(50);
     const host = createTestHost({ cwd: '/r', files: { '/r/big.txt': big }, spill: { overBytes: 64, previewBytes: 10 } });
-    await host.run('go', [{ tools: [{ name: 'read', input: { file_path: 'big.txt' }, id: 'c1' }] }, { text: 'ok' }]);
-    const result = host.session.events.find((e) => e.type === 'tool/result')!.data as { message: { content: { content: { text: string }[] }[] } };
-    const text = result.message.content[0]!.content[0]!.text;
+    host.ctx.tools!.register(catTool(host, '/r'));
+    await host.run('go', [{ tools: [{ name: 'cat', input: { file_path: 'big.txt' }, id: 'c1' }, { name: 'read', input: { file_path: 'big.txt' }, id: 'c2' }] }, { text: 'ok' }]);
+    const [result, read] = host.session.events.filter((e) => e.type === 'tool/result').map((e) => e.data as { message: { content: { content: { text: string }[] }[] } });
+    expect(read!.message.content[0]!.content).toEqual([{ type: 'text', text: big }]);
+    const text = result!.message.content[0]!.content[0]!.text;
     const omitted = Buffer.byteLength(big) - 10;
     expect(text).toBe(`xxxxxxxxxx\n\n${spillNotice(omitted, '/spill/session-1/c1.txt')}`);
     expect(parseSpillNotice(text)).toEqual({ omittedBytes: omitted, locator: '/spill/session-1/c1.txt' });
@@ -23,7 +26,10 @@ describe('spill store', () => {
 
   it('X-12 without a store the preview is still logged and ctx.get("spill") is undefined', async () => {
     const host = createTestHost({ cwd: '/r', files: { '/r/big.txt': 'y'.repeat(100) }, spill: { overBytes: 64, store: false } });
-    await host.run('go', [{ tools: [{ name: 'read', input: { file_path: 'big.txt' } }] }, { text: 'ok' }]);
+    host.ctx.tools!.register(catTool(host, '/r'));
+    await host.run('go', [{ tools: [{ name: 'cat', input: { file_path: 'big.txt' } }] }, { text: 'ok' }]);
+    const logged = (host.session.events.find((e) => e.type === 'tool/result')!.data as { message: { content: { content: { text: string }[] }[] } }).message.content[0]!.content[0]!.text;
+    expect(parseSpillNotice(logged)?.locator).toBe('/spill/session-1/call-1.txt');
     expect(host.ctx.get('spill')).toBeUndefined();
     expect(createTestHost().ctx.get('spill')).toBeUndefined();
   });
@@ -34,7 +40,7 @@ describe('tool/ptc-dispatch', () => {
     const host = createTestHost({ cwd: '/r', files: { '/r/a.txt': 'A' }, dispatchRecords: 'ptc-dispatch' });
     await host.run('go', [{ tools: [{ name: 'run_code', id: 'rc', input: { calls: [{ name: 'read', input: { file_path: 'a.txt' } }] } }] }, { text: 'ok' }]);
     const records = host.session.events.filter((e) => e.type.startsWith('tool/') && e.type.includes('dispatch')).map((e) => [e.type, e.data]);
-    expect(records).toEqual([['tool/ptc-dispatch', { turn: 1, step: 1, rootCallId: 'rc', callId: 'rc.1', name: 'read', arguments: '{"file_path":"a.txt"}', isError: false, content: [{ type: 'text', text: 'A' }] }]]);
+    expect(records).toEqual([['tool/ptc-dispatch', { turn: 1, step: 1, rootCallId: 'rc', callId: 'rc:code:1', name: 'read', arguments: '{"file_path":"a.txt"}', isError: false, content: [{ type: 'text', text: 'A' }] }]]);
   });
 });
 

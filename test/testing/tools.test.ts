@@ -1,7 +1,7 @@
 // Contract §7 / §12.5: the tool registry, the execution pipeline, and the Code-Mode-like composite.
 
 import { describe, expect, it } from 'vitest';
-import type { Agent, Context, ToolDefinition, ToolExecution, ToolExecutionResult, UserMessage } from '../../src/host/index.js';
+import type { Agent, CodeDispatch, Context, ToolDefinition, ToolExecution, ToolExecutionResult, UserMessage } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
 
 const ctxMsg = (id: string): UserMessage => ({ id, role: 'user', content: [{ type: 'text', text: id }], source: { kind: 'plugin', plugin: 'p' } });
@@ -229,31 +229,38 @@ describe('Code-Mode-like composite', () => {
       { text: 'ok' },
     ]);
     expect(results).toEqual([
-      'read call-1.1 root=call-1 parent=outer ok ctx=ctx-call-1.1',
-      'read call-1.2 root=call-1 parent=outer error ctx=ctx-call-1.2',
-      'read call-1.3 root=call-1 parent=outer ok ctx=ctx-call-1.3',
-      'run_code call-1 root=call-1 parent=- ok ctx=ctx-call-1.1,ctx-call-1.2,ctx-call-1.3',
+      'read call-1:code:1 root=call-1 parent=outer ok ctx=ctx-call-1:code:1',
+      'read call-1:code:2 root=call-1 parent=outer error ctx=ctx-call-1:code:2',
+      'read call-1:code:3 root=call-1 parent=outer ok ctx=ctx-call-1:code:3',
+      'run_code call-1 root=call-1 parent=- ok ctx=ctx-call-1:code:1,ctx-call-1:code:2,ctx-call-1:code:3',
     ]);
-    const log = host.session.events.filter((e) => e.type.startsWith('tool/')).map((e) => [e.type, (e.data as { dispatchCallId?: string }).dispatchCallId ?? '']);
+    const log = host.session.events.filter((e) => e.type.startsWith('tool/')).map((e) => [e.type, (e.data as { subCallId?: string }).subCallId ?? '']);
     expect(log).toEqual([
-      ['tool/call', ''], ['tool/code-dispatch-start', 'call-1.1'], ['tool/code-dispatch', 'call-1.1'], ['tool/code-dispatch-start', 'call-1.2'],
-      ['tool/code-dispatch', 'call-1.2'], ['tool/code-dispatch-start', 'call-1.3'], ['tool/code-dispatch', 'call-1.3'], ['tool/result', ''],
+      ['tool/call', ''], ['tool/code-dispatch-start', 'call-1:code:1'], ['tool/code-dispatch', 'call-1:code:1'], ['tool/code-dispatch-start', 'call-1:code:2'],
+      ['tool/code-dispatch', 'call-1:code:2'], ['tool/code-dispatch-start', 'call-1:code:3'], ['tool/code-dispatch', 'call-1:code:3'], ['tool/result', ''],
     ]);
     expect(host.requests[1]!.messages.find((m) => m.source.kind === 'tool')!.content).toEqual([{
       type: 'tool-result', toolCallId: 'call-1',
       content: [{ type: 'text', text: '[read] A\n[read error] Error: read: /w/zz.md does not exist\n[read] B' }], isError: false,
     }]);
     const entered = host.session.events.filter((e) => e.type === 'user/message').map((e) => (e.data as UserMessage).id);
-    expect(entered).toEqual(['msg-1', 'ctx-call-1.1', 'ctx-call-1.2', 'ctx-call-1.3']);
+    expect(entered).toEqual(['msg-1', 'ctx-call-1:code:1', 'ctx-call-1:code:2', 'ctx-call-1:code:3']);
   });
 
-  it('§7.4 the code-dispatch-log waterfall reshapes only the logged copy', async () => {
+  it('§7.4 the code-dispatch-log waterfall sees DSH rc.8’s CodeDispatchLog and reshapes only the logged copy; records as rc.8 writes them', async () => {
     const host = createTestHost({ cwd: '/w', files: { '/w/a.md': 'secret' } });
-    host.ctx.on('tools/code-dispatch-log', async () => [{ type: 'text', text: '[redacted]' }]);
-    await host.run('go', [{ tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.md' } }] } }] }, { text: 'ok' }]);
-    expect(host.session.events.find((e) => e.type === 'tool/code-dispatch')!.data).toEqual({
-      turn: 1, step: 1, callId: 'call-1', dispatchCallId: 'call-1.1', name: 'read', isError: false, content: [{ type: 'text', text: '[redacted]' }],
+    const seen: unknown[] = [];
+    host.ctx.on('tools/code-dispatch-log', async (dispatch: CodeDispatch) => {
+      seen.push({ exec: dispatch.exec.callId, agent: dispatch.agent === undefined ? undefined : 'agent', subCallId: dispatch.subCallId, name: dispatch.name, isError: dispatch.isError, content: dispatch.content });
+      return [{ type: 'text', text: '[redacted]' }];
     });
+    await host.run('go', [{ tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.md' } }] } }] }, { text: 'ok' }]);
+    expect(seen).toEqual([{ exec: 'call-1', agent: 'agent', subCallId: 'call-1:code:1', name: 'read', isError: false, content: [{ type: 'text', text: 'secret' }] }]);
+    const records = host.session.events.filter((e) => e.type.startsWith('tool/code-dispatch')).map((e) => [e.type, e.data]);
+    expect(records).toEqual([
+      ['tool/code-dispatch-start', { rootCallId: 'call-1', parentCallId: 'call-1', subCallId: 'call-1:code:1', name: 'read', arguments: { file_path: 'a.md' } }],
+      ['tool/code-dispatch', { rootCallId: 'call-1', parentCallId: 'call-1', subCallId: 'call-1:code:1', name: 'read', arguments: { file_path: 'a.md' }, isError: false, content: [{ type: 'text', text: '[redacted]' }] }],
+    ]);
   });
 });
 

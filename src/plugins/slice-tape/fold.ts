@@ -8,7 +8,7 @@ import type { ContentBlock } from '../../host/message.js';
 import { SESSION_FORMAT_VERSION, SessionEventType } from '../../host/names.js';
 import type { Session, SessionEvent } from '../../host/session.js';
 import type { FoldConfig } from './config.js';
-import { isOriginal, Ledger, resultBlocks, textOf, type ToolResultData } from './ledger.js';
+import { isOriginal, Ledger, resultBlocks, textOf, type ToolResultBlock, type ToolResultData } from './ledger.js';
 import { parseOrdinal } from './recall.js';
 import { excerpt } from './render.js';
 import { RECALL_TOOLS } from './search.js';
@@ -44,11 +44,49 @@ function scopeOf(ledger: Ledger, callId: string): string {
 }
 
 /**
+ * The condensed view of one result block of the original `tool/result` at `seq`, exactly as a fold
+ * renders it: the locator line, then the head and tail of the text; other blocks kept after it.
+ */
+function condensed(ledger: Ledger, original: SessionEvent, block: ToolResultBlock, ops: TextOps): ContentBlock[] {
+  const data = original.data as ToolResultData;
+  const text = textOf(block.content);
+  const call = ledger.stepResults(data.turn, data.step).findIndex((e) => e.seq === original.seq) + 1;
+  const view = `${foldHeader(data.turn, data.step, call, ops.codePointLength(text), original.seq)}\n${excerpt(ops, text, 0, FOLD_HEAD, FOLD_TAIL, (k) => `…[+${k} chars]…`)}`;
+  return [{ type: 'text', text: view }, ...block.content.filter((b) => b.type !== 'text')];
+}
+
+/**
+ * Whether some replacement of the original result at `seq` is one of our folds. DSH allows a rewrite
+ * of a tool result to change only its content, and other plugins rewrite results in place too (DSH's
+ * own `dsh-compaction-tool-result-pruner` cuts any long one to a head and a tail), so a fold is known
+ * by its exact content: each block the original's, or our condensed view of it, at least one condensed.
+ */
+function isFolded(ledger: Ledger, seq: number, ops: TextOps): boolean {
+  const original = ledger.events[seq];
+  if (original === undefined || original.type !== SessionEventType.toolResult || !isOriginal(original)) return false;
+  const before = resultBlocks(original);
+  return ledger.events.some((e) => {
+    if (e.type !== SessionEventType.toolResult || isOriginal(e) || e.sourceEventSeqs?.length !== 1 || e.sourceEventSeqs[0] !== seq) return false;
+    const after = resultBlocks(e);
+    if (after.length !== before.length) return false;
+    let folded = false;
+    for (const [i, block] of before.entries()) {
+      const content = JSON.stringify(after[i]!.content);
+      if (content === JSON.stringify(block.content)) continue;
+      if (content !== JSON.stringify(condensed(ledger, original, block, ops))) return false;
+      folded = true;
+    }
+    return folded;
+  });
+}
+
+/**
  * Scopes whose folded results the model fully expanded at least `after` times (distinct results):
  * folding them again would only cost another expansion (`backoffAfterExpansions`). Partial
- * expansions (a valid `grep` or `lines`) and failed ones do not count.
+ * expansions (a valid `grep` or `lines`), failed ones, and expansions of results someone else
+ * rewrote do not count.
  */
-function backedOff(ledger: Ledger, folded: ReadonlySet<number>, after: number): Set<string> {
+function backedOff(ledger: Ledger, after: number, ops: TextOps): Set<string> {
   const expanded = new Map<string, Set<number>>();
   for (const event of ledger.events) {
     if (event.type !== SessionEventType.toolResult || !isOriginal(event)) continue;
@@ -66,7 +104,7 @@ function backedOff(ledger: Ledger, folded: ReadonlySet<number>, after: number): 
       const target = seq !== undefined
         ? ledger.originalResult(seq)
         : ledger.stepResults(parseOrdinal(args.turn) ?? 0, parseOrdinal(args.step) ?? 0)[(parseOrdinal(args.call) ?? 1) - 1];
-      if (target === undefined || !folded.has(target.seq)) continue;
+      if (target === undefined || !isFolded(ledger, target.seq, ops)) continue;
       const scope = scopeOf(ledger, resultBlocks(target)[0]?.toolCallId ?? '');
       const set = expanded.get(scope) ?? new Set<number>();
       set.add(target.seq);
@@ -90,11 +128,7 @@ export function planFolds(session: Session, fold: FoldConfig, ops: TextOps): Pla
   const fresh = session.surface.nodes.filter((seq) => seq > lastRequest && events[seq]!.type === SessionEventType.toolResult && isOriginal(events[seq]!));
   if (fresh.length === 0) return [];
   const ledger = new Ledger(events);
-  const folded = new Set<number>();
-  // A rewrite keeps every field of the original but its content (DSH allows nothing else), so a fold is
-  // known by its shape: a tool/result replacing one original tool/result.
-  for (const e of events) if (e.type === SessionEventType.toolResult && !isOriginal(e)) folded.add(e.sourceEventSeqs?.[0] ?? -1);
-  const off = backedOff(ledger, folded, fold.backoffAfterExpansions);
+  const off = backedOff(ledger, fold.backoffAfterExpansions, ops);
   const plans: PlannedFold[] = [];
   for (const seq of fresh) {
     const event = events[seq]!;
@@ -109,9 +143,7 @@ export function planFolds(session: Session, fold: FoldConfig, ops: TextOps): Pla
       if (data.step <= fold.pinSteps && chars < fold.pinMaxChars) return block;
       if (off.has(scopeOf(ledger, block.toolCallId))) return block;
       changed = true;
-      const call = ledger.stepResults(data.turn, data.step).findIndex((e) => e.seq === seq) + 1;
-      const view = `${foldHeader(data.turn, data.step, call, chars, seq)}\n${excerpt(ops, text, 0, FOLD_HEAD, FOLD_TAIL, (k) => `…[+${k} chars]…`)}`;
-      return { ...block, content: [{ type: 'text', text: view }, ...block.content.filter((b) => b.type !== 'text')] };
+      return { ...block, content: condensed(ledger, event, block, ops) };
     });
     if (!changed) continue;
     plans.push({ seq, data: { ...data, message: { ...data.message, content } as ToolResultData['message'] } });

@@ -30,7 +30,7 @@ export interface LoggedCall {
 
 /** A nested call made from code (Code Mode), logged but never itself on the surface. */
 export interface DispatchRecord {
-  /** Seq of the record that holds the result (`tool/ptc-dispatch` or `tool/code-dispatch`). */
+  /** Seq of the record that holds the result (rc.8's `tool/code-dispatch`, or format 3's `tool/ptc-dispatch`). */
   readonly seq: number;
   readonly turn: number;
   readonly step: number;
@@ -87,7 +87,6 @@ export class Ledger {
     let open = 0;
     let ended = 0;
     let lastEnd = -1;
-    const starts = new Map<string, unknown>();
     for (const event of events) {
       const data = event.data as Record<string, unknown>;
       if (event.type === SessionEventType.turnStart) open = data.turn as number;
@@ -103,10 +102,8 @@ export class Ledger {
         for (const block of (data.message as Message).content) {
           if (block.type === 'tool-call' && !this.calls.has(block.id)) this.#noteCall(block.id, block.name, block.arguments, data.turn as number, data.step as number);
         }
-      } else if (event.type === SessionEventType.toolCodeDispatchStart) {
-        starts.set(data.dispatchCallId as string, data.arguments);
       } else if (event.type === SessionEventType.toolCodeDispatch || event.type === SessionEventType.toolPtcDispatch) {
-        this.#noteDispatch(event, starts);
+        this.#noteDispatch(event);
       }
     }
     this.completed.sort((a, b) => a - b);
@@ -159,12 +156,11 @@ export class Ledger {
     this.calls.set(callId, { callId, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}), turn, step });
   }
 
-  #noteDispatch(event: SessionEvent, starts: Map<string, unknown>): void {
+  #noteDispatch(event: SessionEvent): void {
     const data = event.data as Record<string, unknown>;
-    // rc.8 logs the outer call as `callId` and the arguments on the start record; format 3 logs
-    // `rootCallId` and the arguments on the one record.
-    const ptc = event.type === SessionEventType.toolPtcDispatch;
-    const rootCallId = (ptc ? data.rootCallId : data.callId) as string;
+    // Both record types name the outer call as `rootCallId` and carry the call's own arguments. rc.8's
+    // `tool/code-dispatch` has no turn or step: they are the outer call's (logged before it).
+    const rootCallId = data.rootCallId as string;
     const root = this.calls.get(rootCallId);
     this.dispatches.push({
       seq: event.seq,
@@ -172,7 +168,7 @@ export class Ledger {
       step: typeof data.step === 'number' ? data.step : (root?.step ?? 0),
       rootCallId,
       name: data.name as string,
-      arguments: ptc ? data.arguments : starts.get(data.dispatchCallId as string),
+      arguments: data.arguments,
       isError: data.isError === true,
       content: (data.content as ContentBlock[] | undefined) ?? [],
     });

@@ -2,7 +2,8 @@
 // place of DSH's one-shot headless runner: it creates the session's agent exactly as the runner
 // does (`agents.create` with the default model selection installed), or resumes a persisted one
 // (`agents.resume`), then takes orders from the test over Node's IPC channel: run one turn
-// (`followup` + `whenIdle` + `sessions.flush`), report the session's events, exit. One DSH process
+// (`followup` + `whenIdle` + `sessions.flush`), compact the idle session as `/compact` does
+// (`compaction.compactNow`), report the session's events, exit. One DSH process
 // can so run many turns of one live session, and a later process can resume it, which headless
 // mode (one task per process, no resume) cannot.
 //
@@ -14,6 +15,8 @@
 export type DriverOrder =
   | { readonly op: 'turn'; readonly id: number; readonly content: readonly unknown[] }
   | { readonly op: 'events'; readonly id: number }
+  | { readonly op: 'compact'; readonly id: number }
+  | { readonly op: 'logs'; readonly id: number }
   | { readonly op: 'exit'; readonly id: number };
 
 /** What the driver sends back. `ready` comes once, after the agent is published. */
@@ -71,6 +74,12 @@ export function apply(ctx: Any, config: DriverConfig): void {
     throw new Error('dsh-test-driver: no IPC channel; this plugin is started by createDshHost (dsh-context-engine/testing)');
   }
   const exit = ctx.get('appExit') as ((code: number) => void) | undefined;
+  // Every plugin's log lines from here on, at every level: DSH's own exporter keeps only errors and
+  // info, so a plugin's warnings are otherwise invisible in a headless run.
+  const logs: { level: string; name: string; text: string }[] = [];
+  const format = import('@deepseek-ai/cordis' as string).then((cordis: Any) => cordis.Logger.format as (exporter: unknown, message: unknown) => string);
+  const exporter = { colors: 0, levels: { default: 3 }, export: (message: Any) => void format.then((f) => logs.push({ level: message.type, name: message.name, text: f(exporter, message) })) };
+  ctx.logger.exporter(exporter);
   let handle: { agent: Any; dispose(): Promise<void> } | undefined;
   let queue: Promise<void> = Promise.resolve();
 
@@ -87,6 +96,18 @@ export function apply(ctx: Any, config: DriverConfig): void {
         send({ op: 'done', id: order.id, value: { from, to: agent.session.seq } });
         return;
       }
+      case 'compact': {
+        // What DSH's `/compact` command runs: one useful older span summarized below the pressure threshold.
+        const compaction = ctx.get('compaction');
+        if (compaction === undefined) throw new Error('dsh-test-driver: the profile mounts no compaction service');
+        const from = agent.session.seq;
+        const result = await compaction.compactNow(agent, new AbortController().signal);
+        send({ op: 'done', id: order.id, value: { from, to: agent.session.seq, compacted: result !== null } });
+        return;
+      }
+      case 'logs':
+        send({ op: 'done', id: order.id, value: logs });
+        return;
       case 'events':
         send({ op: 'done', id: order.id, value: { header: agent.session.header, events: agent.session.events, surface: agent.session.surface.nodes } });
         return;

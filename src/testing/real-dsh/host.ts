@@ -238,11 +238,37 @@ export class DshHost {
    * @throws when DSH fails, the turn times out, or answers are missing or left unused.
    */
   async run(prompt: string | readonly unknown[], script: readonly ChatScript[]): Promise<DshTurn> {
+    const content = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    return this.#scripted({ op: 'turn', id: ++this.#orders, content }, script);
+  }
+
+  /**
+   * Compacts the idle session as DSH's `/compact` command does (`compaction.compactNow`): one
+   * useful older span is summarized by the model (its request carries the conversation's tools, so
+   * it takes the next scripted answer) and replaced on the surface by DSH's checkpoint message.
+   * @param script - the summarizer's answer.
+   * @returns the events compaction appended (none when DSH found nothing to compact) and the summarizer's request.
+   */
+  async compact(script: readonly ChatScript[]): Promise<DshTurn> {
+    return this.#scripted({ op: 'compact', id: ++this.#orders }, script);
+  }
+
+  /**
+   * What DSH's plugins logged in the running process so far, every level (DSH itself shows none of
+   * a plugin's warnings in a headless run).
+   * @returns one entry per line logged: level (`error`, `info`, `warn`, `debug`), logger name, text.
+   */
+  async logs(): Promise<{ level: string; name: string; text: string }[]> {
+    const process = await this.#start();
+    return (await process.order({ op: 'logs', id: ++this.#orders }, this.#timeout)) as { level: string; name: string; text: string }[];
+  }
+
+  /** Sends an order that makes model requests answered from `script`; fails on model errors or unused answers. */
+  async #scripted(order: DriverOrder, script: readonly ChatScript[]): Promise<DshTurn> {
     const process = await this.#start();
     const firstRequest = this.#model.requests.length;
     this.#model.load(script);
-    const content = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
-    const { from } = (await process.order({ op: 'turn', id: ++this.#orders, content }, this.#timeout)) as { from: number; to: number };
+    const { from } = (await process.order(order, this.#timeout)) as { from: number; to: number };
     const errors = [...this.#model.errors];
     const left = this.#model.remaining;
     this.#model.reset();

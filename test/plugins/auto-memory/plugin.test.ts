@@ -182,7 +182,7 @@ describe('index injection', () => {
     await host.run('hi', [{ text: 'hello' }]);
     host.compact();
     await host.run('after', [{ text: 'ok' }]);
-    expect(last(host.requests)).toEqual(['plugin:Summary of the earli', 'index', 'user:after']);
+    expect(last(host.requests)).toEqual(['plugin:This is an automatic', 'index', 'user:after']);
   });
 
   it('AM-27 step 6 an identical index message already entering this step (or pending) is not added again', async () => {
@@ -320,7 +320,7 @@ describe('rules', () => {
     expect(messageTexts(host.requests.at(-1)!).at(-2)).toContain('# API rules v2');
     host.compact();
     await host.run('three', [{ text: 'ok' }]);
-    expect(last(host.requests)).toEqual(['plugin:Summary of the earli', 'rules(~/.dsh/rules/scoped.md, ~/.claude/rules/mac-config.md, .claude/rules/api.md)', 'user:three']);
+    expect(last(host.requests)).toEqual(['plugin:This is an automatic', 'rules(~/.dsh/rules/scoped.md, ~/.claude/rules/mac-config.md, .claude/rules/api.md)', 'user:three']);
   });
 
   it('AM-34 X-11 a resumed session rebuilds its active path rules from the log, so compaction re-injects them', async () => {
@@ -329,7 +329,7 @@ describe('rules', () => {
     await host.resume();
     host.compact();
     await host.run('two', [{ text: 'ok' }]);
-    expect(last(host.requests)).toEqual(['plugin:Summary of the earli', 'rules(~/.dsh/rules/scoped.md, ~/.claude/rules/mac-config.md, .claude/rules/api.md)', 'user:two']);
+    expect(last(host.requests)).toEqual(['plugin:This is an automatic', 'rules(~/.dsh/rules/scoped.md, ~/.claude/rules/mac-config.md, .claude/rules/api.md)', 'user:two']);
   });
 
   it('AM-38 memory and rules together: index first, then rules, both before the user message', async () => {

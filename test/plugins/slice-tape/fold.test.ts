@@ -2,6 +2,7 @@
 // the original stays retrievable verbatim, and nothing already sent is folded again.
 
 import { describe, expect, it } from 'vitest';
+import type { Context, PreStepDecision, PreStepEvent } from '../../../src/host/index.js';
 import { createTestHost, type TestHost } from '../../../src/testing/index.js';
 import * as tape from '../../../src/plugins/slice-tape/index.js';
 import { callTool, surfaceTexts, tapeHost, toolLine, visibleEntries } from './support.js';
@@ -70,6 +71,42 @@ describe('folding', () => {
     await host.run('4', [{ tools: [read('big.txt', 'last')] }, { text: 'ok' }]);
     expect(folds(host).length).toBe(3);
     expect(sentResults(host, host.requests.length - 1).at(-1)).toBe(BIG);
+  });
+
+  it('ST-11 backoff counts expansions of our folds only: a result another plugin rewrote in place (as DSH\'s tool-result pruner does) is not a fold', async () => {
+    const run = async (pruner: boolean) => {
+      const host = tapeHost({ fold: { spillPreviewMinBytes: 4000, backoffAfterExpansions: 1 } }, { files });
+      if (pruner) {
+        // DSH's dsh-compaction-tool-result-pruner, as when pressure qualifies in turn 1 only: it spreads the
+        // original data and changes only content (head, marker, tail).
+        host.use({
+          name: 'pruner',
+          apply(ctx: Context) {
+            ctx.on('agent/pre-step', async (event: PreStepEvent, next: () => Promise<PreStepDecision>) => {
+              const session = event.agent.session;
+              for (const seq of event.turn === 1 ? session.surface.nodes : []) {
+                const e = session.events[seq]!;
+                if (e.type !== 'tool/result' || e.surfaceOp !== 'append') continue;
+                const data = e.data as { message: { content: { type: string; content: { type: string; text: string }[] }[] } };
+                const [block] = data.message.content;
+                const text = block!.content[0]!.text;
+                if (text.length <= 3000) continue;
+                const pruned = { ...block, content: [{ type: 'text', text: `${text.slice(0, 100)}\n\n[... tool result middle pruned ...]\n\n${text.slice(-50)}` }] };
+                session.append('tool/result', { ...data, message: { ...data.message, content: [pruned] } }, { surfaceOp: { op: 'replace', start: seq, end: seq }, sourceEventSeqs: [seq] });
+              }
+              return next();
+            }, { prepend: true });
+          },
+        });
+      }
+      await host.run('1', [{ tools: [read('big.txt')] }, { tools: [{ name: 'expand_result', input: { turn: 1, step: 1 } }] }, { text: 'ok' }]);
+      await host.run('2', [{ tools: [read('big.txt', 'again')] }, { text: 'ok' }]);
+      return sentResults(host, host.requests.length - 1).at(-1)!;
+    };
+    // Our own fold, fully expanded once: the resource backs off and its next result stays raw.
+    expect(await run(false)).toBe(BIG);
+    // Pruned by someone else before our fold saw it, then expanded: not our fold, so no backoff.
+    expect((await run(true)).startsWith('[condensed tool result · turn 2 step 1 call 1 · 2702 chars · ')).toBe(true);
   });
 
   it('ST-11 ST-22 a sealed turn\'s tool line points at the original result and its size', async () => {

@@ -4,22 +4,24 @@ import { describe, expect, it } from 'vitest';
 import { spillNotice, type PluginModule, type UserMessage } from '../../../src/host/index.js';
 import * as tape from '../../../src/plugins/slice-tape/index.js';
 import { createTestHost, type TestHost } from '../../../src/testing/index.js';
+import { catTool } from '../../support/cat-tool.js';
 import { callTool, tapeHost } from './support.js';
 
 const SNAPSHOT = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\nenv';
 const BIG = `L1\n${'数'.repeat(100)}`;
 
 /**
- * Turn 1: a read (seq 8), a failed read (seq 10), a spilled read (seq 15) and a reply; turn 2: a
+ * Turn 1: a read (seq 8), a failed read (seq 10), a spilled cat (seq 15) and a reply; turn 2: a
  * short exchange. Log: 4 user, 5 snapshot, 6 assistant step 1, 7/9 tool calls, 13 assistant step 2,
  * 14 tool call, 18 assistant step 3.
  */
 async function session(spill: { store?: boolean } = {}): Promise<TestHost> {
   const host = tapeHost({}, { files: { '/repo/a.ts': 'one\ntwo', '/repo/big.txt': BIG }, spill: { overBytes: 64, previewBytes: 8, ...spill } });
+  host.ctx.tools!.register(catTool(host, '/repo'));
   host.ctx.systemPrompt!.context({ name: 'env', order: 0, text: 'env' });
   await host.run('What is in a.ts?', [
     { text: 'Reading.', reasoning: 'think', tools: [{ name: 'read', id: 'c1', input: { file_path: 'a.ts' } }, { name: 'read', id: 'c2', input: { file_path: 'nope' } }] },
-    { tools: [{ name: 'read', id: 'c3', input: { file_path: 'big.txt' } }] },
+    { tools: [{ name: 'cat', id: 'c3', input: { file_path: 'big.txt' } }] },
     { text: 'It has two lines.' },
   ]);
   await host.run('thanks', [{ text: 'welcome' }]);
@@ -39,7 +41,7 @@ describe('recall_turn', () => {
       '## Assistant', '[step 1]', 'Reading.',
       '[tool step 1 seq 8 · read · 7 chars · expand_result({"seq":8,"formatVersion":3})]',
       '[tool step 1 seq 10 · read · 38 chars · expand_result({"seq":10,"formatVersion":3})]',
-      `[tool step 2 seq 15 · read · ${Array.from(PREVIEW).length} chars · expand_result({"seq":15,"formatVersion":3})]`,
+      `[tool step 2 seq 15 · cat · ${Array.from(PREVIEW).length} chars · expand_result({"seq":15,"formatVersion":3})]`,
       '[step 3]', 'It has two lines.',
       '## Generated context', '[@deepseek-ai/dsh-system-prompt]', SNAPSHOT,
     ].join('\n')));
@@ -89,7 +91,7 @@ describe('recall_turn', () => {
 
 describe('recall_step', () => {
   const head = '[recall_step turn 1 step 2 · 1 call(s) · ';
-  const calls = ['## Calls', '→ read({"file_path":"big.txt"})', '## Results', '[result · read · seq 15 · expand_result({"seq":15,"formatVersion":3})]'];
+  const calls = ['## Calls', '→ cat({"file_path":"big.txt"})', '## Results', '[result · cat · seq 15 · expand_result({"seq":15,"formatVersion":3})]'];
 
   it('ST-30 with the spill store available the spilled original is restored', async () => {
     const host = await session();

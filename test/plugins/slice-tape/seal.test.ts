@@ -1,7 +1,7 @@
 // Sealing (ST-12..ST-19, ST-37, ST-09): when and what is sealed, in place, frozen, and what stays raw.
 
 import { describe, expect, it } from 'vitest';
-import { createUserMessage, type UserMessage } from '../../../src/host/index.js';
+import { CompactionFrame, createUserMessage, type UserMessage } from '../../../src/host/index.js';
 import { entryEvents, header, reply, serializedPrefix, sha, surfaceTexts, tapeHost, text, toolLine, visibleEntries } from './support.js';
 
 const files = { '/repo/a.ts': 'export const a = 1;\n' };
@@ -186,7 +186,8 @@ describe('unpaired tool segments', () => {
     const warning = 'slice tape: turn 1 (seq 7..10) kept raw and cut the sealed span: unpaired tool call/result c1';
     const once = await session(false);
     expect(once.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([warning]);
-    expect(surfaceTexts(once)).toEqual(['S', '<result c1>', 'r1', [header(2, 2, 1), '[turn 2]', 'two', reply(2, 'r2')].join('\n'), 'three', 'r3']);
+    const checkpoint = `${CompactionFrame.preamble}\n\n${CompactionFrame.open}S${CompactionFrame.close}`;
+    expect(surfaceTexts(once)).toEqual([checkpoint, '<result c1>', 'r1', [header(2, 2, 1), '[turn 2]', 'two', reply(2, 'r2')].join('\n'), 'three', 'r3']);
     const resumed = await session(true);
     expect(resumed.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([warning, warning]);
   });
