@@ -50,6 +50,11 @@ async function servePanel(host: DshHost) {
   return panelApi(new URL(served.url).origin);
 }
 
+/** The lines context-profiles logged in the running DSH process (DSH itself shows no plugin warning). */
+async function ours(host: DshHost): Promise<string[]> {
+  return (await host.logs()).filter((line) => line.name === 'context-profiles').map((line) => `${line.level === 'warn' ? '' : `${line.level}: `}${line.text}`);
+}
+
 const closers: (() => Promise<void>)[] = [];
 let browser: Browser;
 beforeAll(async () => {
@@ -304,20 +309,26 @@ describe('a session started with no profile, and a restart (CP-13..CP-15, CP-29)
 });
 
 describe('state-file mistakes in real DSH (CP-31)', () => {
-  it('CP-31 a FIFO at the state path: DSH boots and runs (no hang), the panel says the path is refused, nothing replaces the FIFO', async () => {
+  it('CP-31 a FIFO at the state path: DSH boots and runs (no hang), the panel and the log say the path is refused, nothing replaces the FIFO', async () => {
     const host = dshHost({ ...WEB }).use('context-profiles');
     mkdirSync(host.dshHome, { recursive: true });
     expect(spawnSync('mkfifo', [join(host.dshHome, STATE)]).status).toBe(0);
     await host.run('hi', [{ text: 'ok' }]);
     const state = await panelApi(host.webUrl!).state();
-    expect(state.load).toEqual({ kind: 'refused', reason: 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file' });
+    const reason = 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file';
+    expect(state.load).toEqual({ kind: 'refused', reason });
     const save = await fetch(`${host.webUrl}/session-context-config/api/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lastUsedId: 'lean' }) });
     expect(save.status).toBe(503);
     expect(spawnSync('test', ['-p', join(host.dshHome, STATE)]).status).toBe(0);
+    const path = join(host.dshHome, STATE);
+    expect(await ours(host)).toEqual([
+      `context-profiles: ${path} ${reason}; the defaults are in use and nothing will be saved`,
+      `context-profiles: could not record profile "none" for session ${host.sessionId}: not saving: ${path} ${reason}`,
+    ]);
     expect(stderrOf(host)).toBe('');
   });
 
-  it('CP-31 profiles written as an object: the original kept as .corrupt, the panel page shows what was set aside and why', async () => {
+  it('CP-31 profiles written as an object: the original kept as .corrupt, the panel page and the log say what was set aside and why', async () => {
     const host = dshHost({ ...WEB }).use('context-profiles');
     const original = JSON.stringify({ version: 4, lastUsedId: 'mine', profiles: { mine: { id: 'mine' } }, sessions: {} });
     host.write(STATE, original, host.dshHome);
@@ -337,6 +348,10 @@ describe('state-file mistakes in real DSH (CP-31)', () => {
       await page.close();
     }
     expect(existsSync(join(host.dshHome, STATE))).toBe(true);
+    expect(await ours(host)).toEqual([
+      `context-profiles: ${join(host.dshHome, STATE)} has shape errors: profiles is an object, not a list; the built-in profiles are used; the original was kept as ${keptAt} and the rest is in use`,
+      `context-profiles: session ${host.sessionId} names profile "mine", which does not exist; the session is left unprocessed`,
+    ]);
     expect(stderrOf(host)).toBe('');
   });
 });
