@@ -61,14 +61,16 @@ describe('registry', () => {
     const agent = await host.start();
     const unregister = agent.ctx.tools.register(echo('lookup', { description: 'slim', execute: async () => 'shadow' }));
     expect(changes).toBe(2);
-    expect(agent.ctx.tools.schemas().find((s) => s.name === 'lookup')!.description).toBe('slim');
+    expect(agent.ctx.tools.schemas(agent).find((s) => s.name === 'lookup')!.description).toBe('slim');
+    // As in DSH, an omitted scope is the global view, even through agent.ctx.
+    expect(agent.ctx.tools.schemas().find((s) => s.name === 'lookup')!.description).toBe('lookup tool');
     expect(host.ctx.tools.schemas().find((s) => s.name === 'lookup')!.description).toBe('lookup tool');
     expect(host.ctx.tools.schemas(agent).map((s) => s.name)).toEqual(['read', 'write', 'edit', 'run_code', 'lookup']);
     const viaAgent = await host.ctx.tools.execute({ callId: 'c1', name: 'lookup', arguments: {}, agent, signal: signal() });
     expect(viaAgent).toMatchObject({ isError: false, value: 'shadow' });
     unregister();
     expect(changes).toBe(3);
-    expect(agent.ctx.tools.get('lookup')!.description).toBe('lookup tool');
+    expect(agent.ctx.tools.get('lookup', agent)!.description).toBe('lookup tool');
   });
 
   it('§7.1 CP-08 restrict({ deny }) hides a tool from schemas and execution; removing the restriction restores it', async () => {
@@ -77,23 +79,33 @@ describe('registry', () => {
     let changes = 0;
     host.ctx.on('tools/change', () => changes++);
     const lift = agent.ctx.tools.restrict({ deny: ['edit'] });
-    expect(agent.ctx.tools.schemas().map((s) => s.name)).toEqual(['read', 'write', 'run_code']);
+    expect(agent.ctx.tools.schemas(agent).map((s) => s.name)).toEqual(['read', 'write', 'run_code']);
     expect(host.ctx.tools.schemas().map((s) => s.name)).toEqual(['read', 'write', 'edit', 'run_code']);
     const denied = await host.ctx.tools.execute({ callId: 'c', name: 'edit', arguments: {}, agent, signal: signal() });
     expect(denied).toEqual({ isError: true, error: { message: 'unknown tool "edit"', info: { name: 'ToolError', code: 'UNKNOWN_TOOL' } }, content: [{ type: 'text', text: 'Error: unknown tool "edit"' }] });
-    host.ctx.tools.restrict({ allow: ['read'] });
-    expect(agent.ctx.tools.schemas().map((s) => s.name)).toEqual(['read']);
+    agent.ctx.tools.restrict({ allow: ['read'] });
+    expect(agent.ctx.tools.schemas(agent).map((s) => s.name)).toEqual(['read']);
     lift();
     expect(changes).toBe(3);
+  });
+
+  it('§7.1 restrict refuses what DSH refuses, in its words: no agent scope, an empty filter, run_code, a name the agent does not inherit', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const agent = await host.start();
+    agent.ctx.tools.register(echo('own'));
+    expect(() => host.ctx.tools.restrict({ deny: ['edit'] })).toThrow('tools.restrict() requires a scoped context (agent.ctx): a context-global restriction would mask every agent — deny the tool for the intended agent instead');
+    expect(() => agent.ctx.tools.restrict({})).toThrow('tools.restrict({}) is a no-op: pass `allow` and/or `deny` (an empty filter is almost always a materialized-empty-config bug)');
+    expect(() => agent.ctx.tools.restrict({ deny: ['run_code'] })).toThrow('tools.restrict() cannot name reserved Code Mode presentation transport "run_code"; restrict end-capability tools instead');
+    expect(() => agent.ctx.tools.restrict({ deny: ['own', 'ghost'] })).toThrow('tools.restrict() names unknown global tools "own", "ghost"; known global tools: edit, read, write');
   });
 
   it('§7.1 agent-scoped registrations go away when the agent is disposed (resume)', async () => {
     const host = createTestHost({ cwd: '/w' });
     const agent = await host.start();
     agent.ctx.tools.register(echo('per-agent'));
-    expect(agent.ctx.tools.get('per-agent')).toBeDefined();
+    expect(agent.ctx.tools.get('per-agent', agent)).toBeDefined();
     const next = await host.resume();
-    expect(next.ctx.tools.get('per-agent')).toBeUndefined();
+    expect(next.ctx.tools.get('per-agent', next)).toBeUndefined();
   });
 });
 

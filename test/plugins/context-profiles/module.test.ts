@@ -20,7 +20,7 @@ describe('built module (CP-01a)', () => {
       const { createTestHost } = await import('dsh-context-engine/testing');
       const host = createTestHost({ dshHome: ${JSON.stringify(home)}, cwd: '/repo', files: {} });
       const tool = (name) => ({ name, description: name + '. More.', parameters: { type: 'object', properties: { a: { type: 'string', description: 'x' } } }, output: { schema: { type: 'object' }, render: () => [] }, execute: async () => ({}) });
-      for (const name of ['plan', 'mcp__gh__get']) host.ctx.tools.register(tool(name));
+      for (const name of ['todo_write', 'mcp__gh__get']) host.ctx.tools.register(tool(name));
       host.use(plugin, {});
       await host.run('hi', [{ text: 'ok' }]);
       console.log(JSON.stringify({ name: plugin.name, default: 'default' in plugin, tools: host.requests[0].tools.map((t) => t.name + ':' + t.description), logs: host.logs.length }));
