@@ -63,6 +63,12 @@ export interface TestHostOptions {
    * `null` for a model that declares none); other routes reject. Omitted: no llm service.
    */
   readonly models?: Readonly<Record<string, readonly string[] | null>>;
+  /**
+   * Model the `refreshContext` re-check of the newer DSH the seeds describe: a `required` runtime
+   * context a listener removed is put back after the `system-prompt/assemble` waterfall. DSH rc.8 has
+   * no such re-check; off by default.
+   */
+  readonly refreshContexts?: boolean;
   /** Provide this `ctx.llm` instead (e.g. a `TestLlm` whose `stream` answers plugins' own model calls). */
   readonly llm?: LlmService;
   /** Provide `ctx.agentDefaultModel` with this selection (DSH always has one; omitted here: none). */
@@ -132,6 +138,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
     const bus = new EventBus();
     const tools = new ToolRegistry(() => bus.notify(HostEvent.toolsChange, null, []));
     const prompt = new PromptRegistry(bus, tools, () => bus.notify(HostEvent.systemPromptChange, null, []));
+    prompt.refreshContexts = options.refreshContexts === true;
     const runtime: HostRuntime = {
       env: { ...options.env, ...(options.dshHome !== undefined ? { DSH_HOME: options.dshHome } : {}) },
       homedir: options.homedir ?? '/home/user',

@@ -10,7 +10,8 @@
 // Everything our plugins put in front of the model — their messages, their position, their tools'
 // schemas and results — and DSH's runtime-context snapshots must match byte for byte.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -138,7 +139,9 @@ async function onSimulatedHost(scenario: Scenario, root: string): Promise<Compar
   };
   put(home, scenario.homeFiles ?? {});
   put(workspace, scenario.files);
-  mkdirSync(join(workspace, '.git'), { recursive: true });
+  // A git work tree, as the real host's (context-profiles samples its branch and status).
+  const git = spawnSync('git', ['init', '-q'], { cwd: workspace });
+  if (git.status !== 0) throw new Error(`git init failed in ${workspace}`);
   mkdirSync(cwd, { recursive: true });
   const fs = createNodeFileSystem({ cwd });
   const requests: Comparable[] = [];
@@ -207,10 +210,8 @@ describe('the simulated host makes the requests real DSH makes (differential)', 
         { run: 'next day', script: [{ tools: [{ name: 'memory', id: 'c5', input: { command: 'view', path: '/memories/pnpm.md' } }] }, { text: 'ok' }] },
       ],
     }],
-    // context-profiles joins when its environment-facts context reaches real DSH's runtime snapshot as it
-    // reaches the simulated host's (issue "context-profiles in real DSH").
-    ['workspace-context, auto-memory and slice-tape together: three turns with reads, memory, sealing and recall', {
-      rows: ['workspace-context', 'auto-memory', 'slice-tape'], files, homeFiles,
+    ['all four plugins, as the bundle mounts them: three turns with reads, memory, sealing and recall', {
+      rows: ['workspace-context', 'auto-memory', 'slice-tape', 'context-profiles'], files, homeFiles,
       steps: [
         { run: 'turn 1', script: [read('src/a.ts', 'c0'), { tools: [{ name: 'memory', id: 'c1', input: { command: 'view', path: '/memories' } }] }, { tools: [{ name: 'memory', id: 'c2', input: { command: 'create', path: '/memories/pnpm.md', file_text: memory('pnpm', 'use pnpm') } }] }, { text: 'one' }] },
         { run: 'turn 2', script: [{ text: 'two' }] },

@@ -75,8 +75,8 @@ export function hostTools(): ToolDefinition[] {
 }
 
 /** A host with `tools` registered globally, the plugin mounted on a fresh DSH home. */
-export function mountHost(home: string, options: { tools?: ToolDefinition[]; sessionId?: string; subagent?: boolean } = {}): { host: TestHost<MemoryFileSystem>; profiles: contextProfiles.Profiles } {
-  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, sessionId: options.sessionId, subagent: options.subagent });
+export function mountHost(home: string, options: { tools?: ToolDefinition[]; sessionId?: string; subagent?: boolean; refreshContexts?: boolean } = {}): { host: TestHost<MemoryFileSystem>; profiles: contextProfiles.Profiles } {
+  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, sessionId: options.sessionId, subagent: options.subagent, refreshContexts: options.refreshContexts });
   for (const def of options.tools ?? []) host.ctx.tools.register(def);
   const handle = host.use(contextProfiles, {});
   return { host, profiles: contextProfiles.mounted.get(handle.ctx)! };

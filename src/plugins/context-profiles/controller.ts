@@ -26,8 +26,14 @@ interface Root {
  * here then (at the end), so the first request already carries them and later ones do not change.
  */
 function withFacts(assembly: PromptAssembly, facts: string): PromptAssembly {
-  if (facts === '' || assembly.contexts.some((c) => c.name === ENVIRONMENT_CONTEXT)) return assembly;
-  return { ...assembly, contexts: [...assembly.contexts, { name: ENVIRONMENT_CONTEXT, text: facts }] };
+  if (facts === '') return assembly;
+  // DSH renders context texts before the waterfall and keeps empty ones in the assembly: on the
+  // first assembly, before the probe settled, ours is there with no text. Fill it, so the facts are
+  // in the session's first snapshot (a later one would replace the snapshot and cost the cache).
+  const at = assembly.contexts.findIndex((c) => c.name === ENVIRONMENT_CONTEXT);
+  if (at < 0) return { ...assembly, contexts: [...assembly.contexts, { name: ENVIRONMENT_CONTEXT, text: facts }] };
+  if (assembly.contexts[at]!.text !== '') return assembly;
+  return { ...assembly, contexts: assembly.contexts.map((c, i) => (i === at ? { name: c.name, text: facts } : c)) };
 }
 
 /** [R] Where the environment facts sit among the runtime contexts. */
@@ -193,7 +199,8 @@ export class Profiles {
     const prompt = (root?.agent.ctx ?? this.ctx).systemPrompt;
     if (prompt === undefined) return [];
     const bypass = { agent: root?.agent, scope: root?.agent, [BYPASS]: true as const };
-    return (await prompt.assemble(bypass)).sections.map((s) => s.name);
+    // Sections with no text are in the assembly (DSH keeps them there) but never in the prompt.
+    return (await prompt.assemble(bypass)).sections.filter((s) => s.text !== '').map((s) => s.name);
   }
 
   /**

@@ -203,8 +203,9 @@ describe('runtime contexts (CP-25, CP-26)', () => {
       p.contexts = { 'working-directory:current': false };
     }));
     expect(contexts).toEqual(['harness:source', 'custom:unknown', 'session-context-config:environment']);
-    // The host re-adds a required context a listener deleted: the shadow is what keeps it out.
-    const { host } = mountHost(mkdtempSync(join(tmpdir(), 'cp-')));
+    // A host with the newer DSH's refreshContext re-check (the seeds' host; rc.8 has none) re-adds a
+    // required context a listener deleted: the shadow is what keeps it out there.
+    const { host } = mountHost(mkdtempSync(join(tmpdir(), 'cp-')), { refreshContexts: true });
     deployment(host);
     host.ctx.on(HostEvent.systemPromptAssemble, async (_a: unknown, _c: unknown, next: () => Promise<{ contexts: { name: string }[] }>) => {
       const out = await next();
