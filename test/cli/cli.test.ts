@@ -1,8 +1,8 @@
 // The dsh-context binary as a user runs it (issue 9): a subprocess on fixture repositories, asserting
 // output, exit codes and --json shapes, errors included.
 
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
@@ -140,15 +140,16 @@ describe('rules', () => {
   });
 });
 
-describe('profiles serve', () => {
-  it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
-    const home = tempDir('dsh-cli-profiles-');
-    // A chosen profile: a started session would be recorded in the state file; serving must not start one.
-    const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
-    const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });
-    writeFileSync(join(home, 'session-context-config.json'), state);
-    const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
-    let out = '';
+/** Starts `profiles serve` on `home`; resolves with the panel URL, the output so far and a stopper that resolves with the exit code. */
+async function serve(home: string): Promise<{ url: string; out: () => string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  let out = '';
+  try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
@@ -157,16 +158,45 @@ describe('profiles serve', () => {
       });
       child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
-    expect(out).toContain(`state file: ${join(home, 'session-context-config.json')}`);
+    return { url, out: () => out, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+describe('profiles serve', () => {
+  it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
+    const home = tempDir('dsh-cli-profiles-');
+    // A chosen profile: a started session would be recorded in the state file; serving must not start one.
+    const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
+    const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });
+    writeFileSync(join(home, 'session-context-config.json'), state);
+    const { url, out, stop } = await serve(home);
+    expect(out()).toContain(`state file: ${join(home, 'session-context-config.json')}`);
     const served = (await (await fetch(`${url}api/state`)).json()) as { profiles: { id: string }[]; catalog: { name: string }[] };
     expect(served.profiles.map((p) => p.id)).toEqual(expect.arrayContaining(['full', 'lean', 'minimal']));
     expect(served.catalog.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'memory', 'recall_turn']));
     expect(await (await fetch(url)).text()).toMatch(/^<!doctype html>/i);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await stop()).toBe(0);
     // The store may rewrite the file in its normal form on load, but it holds no session record.
     expect(JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8')).sessions).toEqual({});
+  });
+
+  it('CP-31 serves with a FIFO at the state path: starts (no hang), the API says the path is refused, a save is 503, the FIFO stays', async () => {
+    const home = tempDir('dsh-cli-profiles-');
+    const file = join(home, 'session-context-config.json');
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    const { url, stop } = await serve(home);
+    try {
+      const served = (await (await fetch(`${url}api/state`)).json()) as { load: unknown; lastUsedId: string };
+      expect(served.load).toEqual({ kind: 'refused', reason: 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file' });
+      const save = await fetch(`${url}api/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"lastUsedId":"lean"}' });
+      expect(save.status).toBe(503);
+      expect(lstatSync(file).isFIFO()).toBe(true);
+    } finally {
+      await stop();
+    }
   });
 
   it('a bad --port is a usage error', () => {
