@@ -7,7 +7,7 @@
 
 import { countTokens } from '../engine/index.js';
 import { CODE_MODE_TOOL, FILE_TOOL_NAMES, type ToolSchema } from '../host/index.js';
-import { chatTools } from '../testing/index.js';
+import { definitionTokens, toolDefinitionJson } from '../plugins/context-profiles/placeholders.js';
 import type { FirstRequest } from './session.js';
 
 /**
@@ -61,15 +61,10 @@ export interface TokenReport {
   readonly free: number;
 }
 
-/** A tool's definition as the chat-completions request carries it. */
-export function toolDefinition(tool: ToolSchema): string {
-  return JSON.stringify(chatTools([tool])[0]);
-}
-
-/** Tokens of a tool's definition as the chat-completions request carries it. */
-export function toolTokens(tool: ToolSchema): number {
-  return countTokens(toolDefinition(tool));
-}
+// A tool's definition is counted as context-profiles counts it for its panel: the chat-completions
+// JSON DSH's DeepSeek adapter sends (placeholders.ts).
+const toolDefinition = toolDefinitionJson;
+const toolTokens = definitionTokens;
 
 /** Tokens of a message's text as the model gets it (its text blocks joined, as DSH's adapter joins them). */
 export function messageTokens(blocks: readonly string[]): number {

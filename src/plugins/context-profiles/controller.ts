@@ -8,7 +8,7 @@ import {
 import { EnvironmentProbe, renderFacts } from './environment.js';
 import { CHANNEL_KINDS, CONTEXT_SWITCHES, ENVIRONMENT_CONTEXT, NONE, type Baseline, type Profile } from './model.js';
 import { StateError } from './normalize.js';
-import { schemaChars, tokenEstimate } from './placeholders.js';
+import { definitionTokens, placeholderOf, schemaChars, tokenEstimate } from './placeholders.js';
 import { filterAssembly, registerShadows } from './prompt.js';
 import { deferralSummary, effectiveState, groupOf, overridden, resolveAll, serverOf, type CatalogTool, type Resolution } from './resolve.js';
 import { globalCatalog, SessionTools } from './session.js';
@@ -218,9 +218,16 @@ export class Profiles {
       const states: Record<string, { effective: string; overridden: boolean; summary: string }> = {};
       for (const p of this.store.state.profiles) states[p.id] = { effective: effectiveState(p, tool), overridden: overridden(p, tool), summary: deferralSummary(p, tool) };
       const server = serverOf(tool);
+      // Exact DeepSeek V3 tokens of what each profile sends for it: the definition, its placeholder, nothing.
+      const full = definitionTokens(def);
+      const sent: Record<string, number> = {};
+      for (const p of this.store.state.profiles) {
+        const state = states[p.id]!;
+        sent[p.id] = state.effective === 'inject' ? full : state.effective === 'defer' ? definitionTokens(placeholderOf(def, state.summary)) : 0;
+      }
       return {
         name: def.name, description: def.description, group: groupOf(tool), ...(server !== undefined ? { server } : {}),
-        tokens: tokenEstimate(def), states,
+        tokens: tokenEstimate(def), deepseekTokens: { full, sent }, states,
       };
     });
   }
@@ -237,6 +244,9 @@ export interface CatalogEntry {
   description: string;
   group: string;
   server?: string;
+  /** CP-UI-05's estimate, round(0.28 × characters). */
   tokens: number;
+  /** DeepSeek V3 tokens of the definition as sent whole, and of what each profile sends (placeholder, or 0 when hidden). */
+  deepseekTokens: { full: number; sent: Record<string, number> };
   states: Record<string, { effective: string; overridden: boolean; summary: string }>;
 }

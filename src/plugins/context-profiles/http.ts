@@ -9,6 +9,7 @@ import { ADDITIONAL_RULES, GROUPS, RULE_TEXTS } from './model.js';
 import { StateError } from './normalize.js';
 import { PANEL_HTML } from './panel.js';
 import type { Translator } from './translate.js';
+import { definitionTokens, TOOL_SEARCH_SCHEMA } from './placeholders.js';
 
 /** The route prefix of the panel; the API lives under `${PREFIX}/api`. */
 export const PREFIX = '/session-context-config';
@@ -111,6 +112,8 @@ async function snapshot(profiles: Profiles, sessionId: string | null) {
     profiles: state.profiles,
     baseline: state.baseline,
     catalog: profiles.catalog(sessionId ?? undefined),
+    // DeepSeek V3 tokens of tool_search's definition: sent once by a profile that defers anything.
+    toolSearchTokens: definitionTokens(TOOL_SEARCH_SCHEMA),
     sections: await profiles.fullSections(sessionId ?? undefined),
     contexts: profiles.contextSwitches,
     groups: GROUPS.map(([id, label]) => ({ id, label })),

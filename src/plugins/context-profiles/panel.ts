@@ -139,8 +139,29 @@ function select(testid, value, options, onchange) {
   s.addEventListener('change', () => { onchange(s.value); status('未保存'); });
   return s;
 }
+const count = (n) => n.toLocaleString('en-US');
+/** DeepSeek V3 tokens of the tool definitions a saved profile sends: each tool's share, plus tool_search once if anything is deferred. */
+function profileTokens(id) {
+  let n = 0;
+  let deferred = false;
+  for (const t of data.catalog) {
+    n += t.deepseekTokens.sent[id];
+    if (t.states[id].effective === 'defer') deferred = true;
+  }
+  return n + (deferred ? data.toolSearchTokens : 0);
+}
+function tokenSummary() {
+  const full = data.catalog.reduce((n, t) => n + t.deepseekTokens.full, 0);
+  const mine = profileTokens(editing);
+  const line = el('div', { className: 'sub', textContent: '工具定义(DeepSeek V3 tokens):全部完整 ' + count(full) + ' · 本档位 ' + count(mine) + '(省 ' + count(full - mine) + ')' });
+  line.dataset.testid = 'tool-tokens';
+  const all = el('div', { className: 'desc', textContent: '各档位(已保存):' + data.profiles.map((p) => (p.name || p.id) + ' ' + count(profileTokens(p.id))).join(' · ') });
+  all.dataset.testid = 'tool-tokens-profiles';
+  return [line, all];
+}
 function toolsCard() {
   const c = card('工具', 'tools', 'card-tools');
+  c.append(...tokenSummary());
   const saved = data.profiles.find((p) => p.id === editing);
   for (const group of data.groups) {
     const tools = data.catalog.filter((t) => t.group === group.id);
@@ -163,6 +184,7 @@ function toolsCard() {
       tag.dataset.testid = 'state-' + tool.name;
       if (st.overridden) tag.title = '生效:' + STATE_LABEL[st.effective] + ' / 本行选择:' + OWN_LABEL[saved.tools[tool.name] || 'on'];
       const tokens = el('span', { className: 'tag tokens', textContent: '≈' + tool.tokens });
+      tokens.title = 'DeepSeek V3 tokens:完整 ' + count(tool.deepseekTokens.full) + ' / 本档位 ' + count(tool.deepseekTokens.sent[editing]);
       tokens.dataset.testid = 'tokens-' + tool.name;
       const row = el('div', { className: 'row' }, el('code', { textContent: tool.name }), tag, tokens,
         select('tool-' + tool.name, draft.tools[tool.name] || 'on', [['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { if (v === 'on') delete draft.tools[tool.name]; else draft.tools[tool.name] = v; }),

@@ -14,6 +14,7 @@ import { RULE_TEXTS } from '../../../src/plugins/context-profiles/model.js';
 import { HostService, messageText } from '../../../src/host/index.js';
 import { createTestHost, TestLlm, TestWebServer, type TestHost } from '../../../src/testing/index.js';
 import { contextProfiles, hostTools, mcpTools, reply } from '../../support/context-profiles.js';
+import { referenceEncode } from '../../support/tokenizer.js';
 
 const ARTIFACTS = join(process.cwd(), 'build', 'test-artifacts');
 let browser: Browser;
@@ -88,6 +89,29 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
       expect(await tid('state-mcp__github__get_issue').evaluate((e) => getComputedStyle(e).borderTopStyle)).toBe('solid');
       const grepDef = hostTools().find((t) => t.name === 'grep')!;
       expect(await tid('tokens-grep').textContent()).toBe(`≈${Math.round(0.28 * JSON.stringify({ name: 'grep', description: grepDef.description, parameters: grepDef.parameters }).length)}`);
+      // Issue 21: each profile's tool-definition tokens (DeepSeek V3), full and as the profile sends
+      // them. Session 1 runs under lean: what its first request carried for these tools (deferred
+      // placeholders, tool_search) is exactly the panel's figure for lean, by the reference tokenizer.
+      const state = await page.evaluate(async () => (await fetch('/session-context-config/api/state?id=session-1')).json()) as {
+        catalog: { name: string; deepseekTokens: { full: number; sent: Record<string, number> }; states: Record<string, { effective: string }> }[]; toolSearchTokens: number;
+      };
+      const wire = (t: { name: string; description: string; parameters: unknown }): number =>
+        referenceEncode(JSON.stringify({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })).length;
+      // Every catalog tool's full definition: the global layer's (the host's own tools included).
+      const defs = new Map(state.catalog.map((t) => [t.name, host.ctx.tools.get(t.name)!]));
+      for (const entry of state.catalog) expect(entry.deepseekTokens.full, entry.name).toBe(wire(defs.get(entry.name)!));
+      expect(state.toolSearchTokens).toBe(wire(host.requests[0]!.tools.find((t) => t.name === 'tool_search')!));
+      // The catalog's tools and tool_search (tools the plugin never manages, such as run_code, are not in it).
+      const managed = new Set([...defs.keys(), 'tool_search']);
+      const sentToLean = host.requests[0]!.tools.filter((t) => managed.has(t.name)).reduce((n, t) => n + wire(t), 0);
+      const full = state.catalog.reduce((n, t) => n + t.deepseekTokens.full, 0);
+      const perProfile = (id: string): number => state.catalog.reduce((n, t) => n + t.deepseekTokens.sent[id]!, 0)
+        + (state.catalog.some((t) => t.states[id]!.effective === 'defer') ? state.toolSearchTokens : 0);
+      expect(perProfile('lean')).toBe(sentToLean);
+      const n = (v: number): string => v.toLocaleString('en-US');
+      expect(await tid('tool-tokens').textContent()).toBe(`工具定义(DeepSeek V3 tokens):全部完整 ${n(full)} · 本档位 ${n(sentToLean)}(省 ${n(full - sentToLean)})`);
+      expect(await tid('tool-tokens-profiles').textContent()).toBe(`各档位(已保存):${builtinProfiles().map((p) => `${p.name} ${n(perProfile(p.id))}`).join(' · ')}`);
+      expect(await tid('tokens-grep').getAttribute('title')).toBe(`DeepSeek V3 tokens:完整 ${n(wire(defs.get('grep')!))} / 本档位 ${n(wire(defs.get('grep')!))}`);
       // CP-UI-06: built-in Chinese for a known tool; unknown tools translated one by one through the API.
       expect(await tid('tool-row-read').locator('.desc').textContent()).toBe('读取一个 UTF-8 文本文件，返回带行号的内容。');
       await page.waitForFunction(() => document.querySelector('[data-testid="tool-row-mcp__github__create_issue"] .desc')?.textContent?.startsWith('译:'));
