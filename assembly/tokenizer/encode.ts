@@ -63,8 +63,8 @@ const NOT_PREFIX: u32 = (1 << NEWLINE) | (1 << LETTER) | PS | (1 << END);
 
 let src: usize = 0; // UTF-16 input
 let limit: usize = 0; // units the current rule may see
-let endKnown = false; // whether the text really ends at `limit`
-let needMore = false; // a decision looked past `limit` when the text may go on
+let endKnown: bool = false; // whether the text really ends at `limit`
+let needMore: bool = false; // a decision looked past `limit` when the text may go on
 let cpUnits: usize = 1; // units of the code point cpAt() read last
 
 let work: usize = 0;
