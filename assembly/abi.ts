@@ -11,7 +11,7 @@
 //   -200 … -249  glob compilation, as exports return it
 //   -250 … -299  glob compilation, internal (never returned by an export: compile.ts turns them into
 //                the statuses above)
-//   -300 … -399  reserved for the tokenizer
+//   -300 … -399  the DeepSeek V3 tokenizer
 //   -400 and below  unassigned
 
 // ---- UTF-8 and bounded reads (-1xx) -------------------------------------------------------------
@@ -44,6 +44,19 @@ export const CLASS_INVALID: i32 = -261;
 /** A class escape the compiler does not implement (never emitted for globs). */
 export const CLASS_UNSUPPORTED: i32 = -262;
 
+// ---- the tokenizer (-3xx) -----------------------------------------------------------------------
+
+/** The tokenizer table is not one this module reads; tokDetail() holds the byte offset of the check that failed. */
+export const TOKEN_BAD_TABLE: i32 = -301;
+/** `stateCap` (tokLoad) or `outCap` (tokEncode) is too small; tokDetail() holds the bytes or ids needed. */
+export const TOKEN_NO_SPACE: i32 = -302;
+/** A pre-token's UTF-8 is over what `work` holds; tokDetail() holds its bytes, tokDetail2() its first code unit. */
+export const TOKEN_PIECE_TOO_LONG: i32 = -303;
+/** tokDecode: an id that is neither a vocabulary token nor an added token; tokDetail() holds its index. */
+export const TOKEN_BAD_ID: i32 = -304;
+/** The state at `tok` is not a loaded tokenizer (tokLoad has not built it there). */
+export const TOKEN_NOT_LOADED: i32 = -305;
+
 // ---- flags --------------------------------------------------------------------------------------
 
 /** globCompile / globCompileSet / globTranslate `flags`: picomatch's `dot` option. */
@@ -59,6 +72,11 @@ export const PROGRAM_NEVER: i32 = 4;
 /** Program header suffix length (offset 36): bit set when an optional `/` may follow the suffix. */
 export const PROGRAM_SUFFIX_OPT_SLASH: i32 = 0x40000000;
 
+/** tokEncode `flags`: the text ends where the input ends (otherwise the last pre-token may continue). */
+export const TOKEN_FLAG_FINAL: i32 = 1;
+/** tokEncode `flags`: write the ids at `out` (otherwise only count them). */
+export const TOKEN_FLAG_IDS: i32 = 2;
+
 // ---- sizes --------------------------------------------------------------------------------------
 
 /** Bytes of a hash context (SHA-1 or SHA-256); 16-byte aligned. */
@@ -71,5 +89,11 @@ export const SHA1_HEX_SIZE: i32 = 40;
 export const SHA256_HEX_SIZE: i32 = 64;
 /** Longest glob pattern, in UTF-8 bytes (picomatch's limit is the same number, in UTF-16 units). */
 export const GLOB_MAX_PATTERN_BYTES: i32 = 65536;
+/** Bytes of the tokenizer table's header (tokStateBytes reads only these). */
+export const TOKEN_TABLE_HEADER_BYTES: i32 = 64;
+/** `work` bytes tokEncode needs per UTF-8 byte of its longest pre-token (plus TOKEN_WORK_EXTRA_BYTES). */
+export const TOKEN_WORK_BYTES_PER_BYTE: i32 = 28;
+/** Fixed `work` bytes tokEncode needs besides TOKEN_WORK_BYTES_PER_BYTE per byte. */
+export const TOKEN_WORK_EXTRA_BYTES: i32 = 256;
 /** Alignment of heapBase() and of the host's I/O area. */
 export const HOST_ALIGN: i32 = 64;

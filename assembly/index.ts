@@ -14,3 +14,6 @@ export {
   globCompile, globCompileWorkspace, globTranslate, globDetail, globMatch, globMatchSet, globMatchWorkspace,
   globSetCacheBytes, globSetCacheReset, globSetWorkspace, globCompileSet, globFailedIndex, globNeedWork, globNeedOut,
 } from "./glob";
+export {
+  tokStateBytes, tokLoad, tokInfo, tokEncode, tokConsumed, tokDetail, tokDetail2, tokDecodeLength, tokDecode,
+} from "./tokenizer";

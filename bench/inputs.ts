@@ -126,3 +126,29 @@ export function variedMessages(count: number, min: number, max: number, seed = 1
   const next = random(seed);
   return Array.from({ length: count }, (_, i) => bytes(min + ((next() * (max - min + 1)) | 0), seed + 1 + i));
 }
+
+const CODE = `export async function load(path: string): Promise<Config> {
+  const text = await readFile(path, 'utf8');
+  const parsed = JSON.parse(text) as Partial<Config>;
+  if (parsed.maxBytes !== undefined && parsed.maxBytes < 0) throw new RangeError(\`maxBytes is \${parsed.maxBytes}\`);
+  return { maxBytes: 65_536, ...parsed };
+}
+`;
+
+/**
+ * Text of `utf8Bytes` UTF-8 bytes shaped like what a session's context holds: blocks of Markdown
+ * instructions (a CJK word in one line of ten), notes where one line in three mixes CJK words and an
+ * emoji into English, and TypeScript.
+ */
+export function contextText(utf8Bytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < utf8Bytes; i++) {
+    const block = [markdownInstructions(3000, 31 + i), linesWithCjkAndEmoji(1500, 23 + i), CODE][i % 3]!;
+    parts.push(block);
+    size += Buffer.byteLength(block) + 1;
+  }
+  let text = parts.join('\n');
+  while (Buffer.byteLength(text) > utf8Bytes) text = text.slice(0, Math.max(0, text.length - Math.ceil((Buffer.byteLength(text) - utf8Bytes) / 3)));
+  return text;
+}

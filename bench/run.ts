@@ -10,6 +10,7 @@ import { globComparisons, globExtras } from './glob.bench.js';
 import { readComparisons } from './read.bench.js';
 import { sliceTapeComparisons } from './slice-tape.bench.js';
 import { textComparisons } from './text.bench.js';
+import { tokenComparisons, tokenExtras } from './tokens.bench.js';
 import { workspaceContextComparisons } from './workspace-context.bench.js';
 
 const args = process.argv.slice(2);
@@ -23,6 +24,7 @@ const workspace = include('workspace-context') ? await workspaceContextCompariso
 const comparisons: Comparison[] = [
   ...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons(), ...autoMemoryComparisons(), ...workspace.comparisons,
   ...(include('slice-tape') ? await sliceTapeComparisons() : []),
+  ...(include('tokens: countTokens') ? tokenComparisons() : []),
 ]
   .filter((c) => include(c.group));
 
@@ -36,11 +38,12 @@ for (const c of comparisons) {
 }
 // Glob rows timed outside tinybench (the whole path list, cold starts in fresh processes) and notes.
 const glob = globExtras(rows, { quick, include });
-rows.push(...glob.rows, ...workspace.rows);
+const tokens = tokenExtras({ quick, include });
+rows.push(...glob.rows, ...workspace.rows, ...tokens.rows);
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 console.log(`${new Date().toISOString().slice(0, 10)} · ${cpu} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} (V8 ${process.versions.v8})`);
 console.log(`${options.rounds} rounds × ${options.time} ms per case; ratio = median over rounds of baseline median ÷ ours median\n`);
 console.log(markdownTable(rows));
-const notes = [...glob.notes, ...workspace.notes];
+const notes = [...glob.notes, ...workspace.notes, ...tokens.notes];
 if (notes.length > 0) console.log(`\n${notes.join('\n')}`);

@@ -136,17 +136,19 @@ export function toolPath(name: string, tool: Tool): string {
   return tool.path;
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm', '.tokenizer': 'application/octet-stream',
+};
 
 /**
  * Serves the browser example over loopback HTTP (a page cannot fetch a .wasm from file://): only
- * files under examples/ and build/engine.wasm, nothing else of the repository.
+ * files under examples/, build/engine.wasm and the tokenizer table, nothing else of the repository.
  */
 export async function serveExamples(root: string): Promise<{ readonly origin: string; close(): Promise<void> }> {
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     const file = normalize(join(root, path));
-    const allowed = file === join(root, 'build/engine.wasm') || file.startsWith(join(root, 'examples') + sep);
+    const allowed = file === join(root, 'build/engine.wasm') || file === join(root, 'build/deepseek-v3.tokenizer') || file.startsWith(join(root, 'examples') + sep);
     const type = CONTENT_TYPES[extname(file)];
     if (request.method !== 'GET' || !allowed || type === undefined || !existsSync(file)) {
       response.writeHead(404).end();

@@ -34,7 +34,7 @@ function runExample(file: string, args: readonly string[]): Measured {
 
 const runs: [string, () => Promise<Measured>][] = [
   ['Node', async () => runExample(process.execPath, ['examples/node/main.mjs'])],
-  ['Deno', async () => runExample(toolPath('Deno', tools.deno), ['run', '--allow-read=build/engine.wasm', 'examples/deno/main.ts'])],
+  ['Deno', async () => runExample(toolPath('Deno', tools.deno), ['run', '--allow-read=build/engine.wasm,build/deepseek-v3.tokenizer', 'examples/deno/main.ts'])],
   ['Bun', async () => runExample(toolPath('Bun', tools.bun), ['examples/bun/main.ts'])],
   ['Chromium', async () => {
     const { value, browser } = await runBrowserExample(root, tools, true, 300_000);

@@ -49,6 +49,17 @@ export const GLOB_PATHS = [
   '.hidden/z.ts',
 ];
 
+/** Text for the DeepSeek V3 tokenizer: code, Markdown, CJK, emoji, combining marks, spaces, a lone surrogate, an added token. */
+export const TOKEN_TEXTS = [
+  'Hello, my dog is cute',
+  'function add(a, b) {\n  return a + b; // 12345\n}\n',
+  '# 标题\n\n中文字符串，日本語のテキスト。한국어',
+  'emoji 😀👍🏽👨‍👩‍👧 and e\u0301 combining',
+  '   spaces\t\ttabs\r\n\r\nlines   ',
+  'lone \uD800 surrogate',
+  '<｜User｜>hi<｜Assistant｜>',
+];
+
 /** Patterns the ABI refuses (extglobs, an empty pattern): the example shows the status it reports. */
 export const REFUSED_PATTERNS = ['@(a|b)', ''];
 
@@ -98,7 +109,12 @@ export function runDemo(engine) {
       return { pattern, error: String(error instanceof Error ? error.message : error) };
     }
   });
-  return { digests, cuts, caps, globs, refused };
+  // The tokenizer only when the runtime's example loaded its table.
+  const tokens = engine.tok === undefined ? [] : TOKEN_TEXTS.map((text) => {
+    const ids = engine.encodeTokens(text);
+    return { text, count: engine.countTokens(text), ids, decoded: engine.decodeTokens(ids) };
+  });
+  return { digests, cuts, caps, globs, refused, tokens };
 }
 
 /** The demo's results as lines a person reads (the examples print these without --json). */
@@ -112,5 +128,6 @@ export function formatDemo(results) {
   for (const c of results.caps) lines.push(`first ${c.max} of ${c.count} code points of ${JSON.stringify(c.text)} → ${JSON.stringify(c.prefix)}`);
   for (const g of results.globs) if (g.match) lines.push(`glob ${g.pattern}${g.dot ? ' (dot)' : ''} matches ${g.path}`);
   for (const r of results.refused) lines.push(`glob ${JSON.stringify(r.pattern)} refused: ${r.error}`);
+  for (const t of results.tokens) lines.push(`${t.count} DeepSeek V3 tokens in ${JSON.stringify(t.text)}: ${t.ids.join(' ')}`);
   return lines.join('\n');
 }

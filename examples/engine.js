@@ -8,6 +8,8 @@
 //   heapBase + 128  128 bytes for small outputs: hex digests, u32 results
 //   heapBase + 256  the I/O area: inputs, glob programs and scratch, grown on demand (the module
 //                   declares a maximum of 2048 pages, 128 MiB: memory.grow past it throws)
+// loadTokenizer() builds the tokenizer's state (about 3.4 MB) at the start of the I/O area and keeps
+// it there: the I/O area then starts after it.
 
 const PAGE_BYTES = 65536;
 const CTX_BYTES = 128;
@@ -20,6 +22,23 @@ const GLOB_STATUS = {
   [-203]: (detail) => `unsupported syntax at index ${detail}`,
   [-205]: () => 'an internal bound was wrong (a bug: please report the pattern)',
 };
+
+const TOKEN_FLAG_FINAL = 1; // tokEncode: the text ends here
+const TOKEN_FLAG_IDS = 2; // tokEncode: write the ids
+const TOKEN_WORK_BYTES_PER_BYTE = 28; // tokEncode's work per UTF-8 byte of the longest pre-token
+const TOKEN_WORK_EXTRA_BYTES = 256;
+const TOKEN_CHUNK_UNITS = 32768; // code units per tokEncode call (a chunk grows around a longer pre-token)
+const TOKEN_MAX_PIECE_BYTES = 1 << 21; // refuse pre-tokens longer than this (their BPE needs 28 bytes a byte)
+/** What a negative status of the tokenizer means; `detail` is tokDetail(). */
+const TOKEN_STATUS = {
+  [-301]: (detail) => `not a tokenizer table (the check at byte ${detail} failed)`,
+  [-302]: (detail) => `no space (${detail} needed)`,
+  [-303]: (detail) => `a pre-token of ${detail} UTF-8 bytes is longer than the work area holds`,
+  [-304]: (detail) => `ids[${detail}] is no token`,
+  [-305]: () => 'the tokenizer is not loaded',
+};
+
+const align16 = (n) => (n + 15) & ~15;
 
 /**
  * Instantiates the module from its bytes (an ArrayBuffer or Uint8Array) and returns a small engine
@@ -177,5 +196,86 @@ export class WasmEngine {
     this.reserve(programBytes + pathBytes + work);
     this.writeUtf16(path, pathAt);
     return this.wasm.globMatch(this.io, pathAt, path.length, pathAt + pathBytes) === 1;
+  }
+
+  // ---- the DeepSeek V3 tokenizer (assembly/README.md, "Tokenizer") ----------------------------
+
+  /**
+   * Loads the tokenizer table (the bytes of build/deepseek-v3.tokenizer, package export
+   * `dsh-context-engine/tokenizer-table`): tokStateBytes reads its header, tokLoad builds the state
+   * at the start of the I/O area, and the I/O area moves past it for good.
+   * @param {Uint8Array} table
+   */
+  loadTokenizer(table) {
+    this.reserve(64);
+    this.bytes.set(table.subarray(0, 64), this.io);
+    const size = this.wasm.tokStateBytes(this.io, table.length);
+    if (size < 0) throw new Error(`tokenizer table: ${TOKEN_STATUS[size](this.wasm.tokDetail())}`);
+    this.reserve(align16(size) + table.length);
+    this.bytes.set(table, this.io + align16(size));
+    const status = this.wasm.tokLoad(this.io + align16(size), table.length, this.io, size);
+    if (status < 0) throw new Error(`tokenizer table: ${TOKEN_STATUS[status](this.wasm.tokDetail())}`);
+    this.tok = this.io;
+    this.io += (size + 63) & ~63;
+  }
+
+  /**
+   * Runs tokEncode over `text` chunk by chunk: each call stops before a pre-token the chunk's end may
+   * still change, tokConsumed() says where, and the next chunk starts there (a chunk that one
+   * pre-token fills is doubled). Returns the count and, with `wantIds`, the ids.
+   */
+  tokenize(text, wantIds) {
+    const ids = [];
+    let count = 0;
+    let chunk = TOKEN_CHUNK_UNITS;
+    for (let start = 0; start < text.length;) {
+      let end = Math.min(text.length, start + chunk);
+      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--; // never split a pair
+      const units = end - start;
+      const final = end === text.length;
+      const workBytes = TOKEN_WORK_BYTES_PER_BYTE * Math.min(3 * units, TOKEN_MAX_PIECE_BYTES) + TOKEN_WORK_EXTRA_BYTES;
+      const workAt = this.io + align16(2 * units);
+      const idsAt = workAt + align16(workBytes);
+      const idsCap = wantIds ? 3 * units : 0;
+      this.reserve(idsAt - this.io + 4 * idsCap);
+      this.writeUtf16(text.slice(start, end), this.io);
+      const flags = (final ? TOKEN_FLAG_FINAL : 0) | (wantIds ? TOKEN_FLAG_IDS : 0);
+      const n = this.wasm.tokEncode(this.tok, this.io, units, flags, workAt, workBytes, idsAt, idsCap);
+      if (n < 0) throw new Error(`tokenize: ${TOKEN_STATUS[n](this.wasm.tokDetail())}`);
+      count += n;
+      if (wantIds) ids.push(...this.words.subarray(idsAt >>> 2, (idsAt >>> 2) + n));
+      const used = this.wasm.tokConsumed();
+      if (used === 0 && !final) {
+        if (units >= 2 * TOKEN_MAX_PIECE_BYTES) throw new Error('tokenize: a pre-token is longer than the limit');
+        chunk = 2 * units;
+        continue;
+      }
+      start += used;
+      chunk = TOKEN_CHUNK_UNITS;
+    }
+    return { count, ids };
+  }
+
+  /** The number of DeepSeek V3 tokens in `text`. */
+  countTokens(text) {
+    return this.tokenize(text, false).count;
+  }
+
+  /** The DeepSeek V3 token ids of `text`. */
+  encodeTokens(text) {
+    return this.tokenize(text, true).ids;
+  }
+
+  /** The text of DeepSeek V3 token ids (tokDecode writes well-formed UTF-8; a BOM is kept). */
+  decodeTokens(ids) {
+    this.reserve(4 * ids.length);
+    this.words.set(ids, this.io >>> 2);
+    const bytes = this.wasm.tokDecodeLength(this.tok, this.io, ids.length);
+    if (bytes < 0) throw new Error(`decodeTokens: ${TOKEN_STATUS[bytes](this.wasm.tokDetail())}`);
+    const scratch = this.io + align16(4 * ids.length);
+    const out = scratch + align16(bytes + 16);
+    this.reserve(out - this.io + 3 * bytes + 16);
+    const written = this.wasm.tokDecode(this.tok, this.io, ids.length, out, scratch);
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(this.bytes.subarray(out, out + written));
   }
 }

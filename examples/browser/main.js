@@ -13,6 +13,9 @@ async function main() {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`cannot fetch ${url}: HTTP ${response.status}`);
   const engine = await loadEngine(await response.arrayBuffer());
+  const table = await fetch(new URL('../../build/deepseek-v3.tokenizer', import.meta.url));
+  if (!table.ok) throw new Error(`cannot fetch the tokenizer table: HTTP ${table.status}`);
+  engine.loadTokenizer(new Uint8Array(await table.arrayBuffer()));
   if (new URLSearchParams(location.search).has('bench')) {
     output.textContent = 'Measuring…';
     const results = { runtime: navigator.userAgent, ...await measure(engine) };

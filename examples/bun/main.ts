@@ -7,6 +7,7 @@ import { measure } from '../bench.js';
 
 const bytes = await Bun.file(new URL('../../build/engine.wasm', import.meta.url)).arrayBuffer();
 const engine = await loadEngine(bytes);
+engine.loadTokenizer(new Uint8Array(await Bun.file(new URL('../../build/deepseek-v3.tokenizer', import.meta.url)).arrayBuffer()));
 
 if (Bun.argv.includes('--bench')) {
   console.log(JSON.stringify({ runtime: `Bun ${Bun.version} (JavaScriptCore)`, ...await measure(engine) }));

@@ -1,4 +1,4 @@
-// Node (20 or later): load build/engine.wasm and run every primitive of the engine without the
+// Node (20 or later): load build/engine.wasm (and the tokenizer table) and run every primitive of the engine without the
 // package's TypeScript (examples/README.md).
 //   node examples/node/main.mjs [--json] [--bench]
 
@@ -9,6 +9,8 @@ import { measure } from '../bench.js';
 
 const bytes = await readFile(new URL('../../build/engine.wasm', import.meta.url));
 const engine = await loadEngine(bytes);
+// The DeepSeek V3 tokenizer's table (package export `dsh-context-engine/tokenizer-table`).
+engine.loadTokenizer(await readFile(new URL('../../build/deepseek-v3.tokenizer', import.meta.url)));
 
 if (process.argv.includes('--bench')) {
   console.log(JSON.stringify({ runtime: `Node ${process.version} (V8 ${process.versions.v8})`, ...await measure(engine) }));

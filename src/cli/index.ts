@@ -3,11 +3,13 @@
 // Exit codes: 0 done, 1 the command failed (the message says why and what to do), 2 bad usage.
 
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { resolve } from 'node:path';
 import { CliError, nonNegativeInteger, positiveInteger, processEnvironment, requireDirectory, resolveWorkspace } from './env.js';
 import { serveProfiles } from './profiles.js';
 import { inspect } from './inspect.js';
+import { PROFILE_IDS } from './session.js';
+import { DEEPSEEK_V3_CONTEXT_WINDOW } from './tokens.js';
 import { count, renderInspect, table, visible, visibleLine } from './report.js';
 import { DSH_DEPLOYED_MAX_BYTES } from '../plugins/workspace-context/config.js';
 import { rulesFor } from './rules.js';
@@ -53,13 +55,18 @@ program.command('inspect')
   .option('--max-bytes <n>', 'workspace-context maxBytes: the byte budget of the instruction message', positiveInteger('--max-bytes'), DSH_DEPLOYED_MAX_BYTES)
   .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
   .option('--sample', 'inspect the sample monorepo shipped with this package (at its packages/app)')
+  .addOption(new Option('--profile <id>', 'start the session under this context profile (built-in), to see the tool definitions it defers and what it saves').choices(PROFILE_IDS).default('none'))
+  .option('--context-window <tokens>', 'the model\'s context window in tokens', positiveInteger('--context-window'), DEEPSEEK_V3_CONTEXT_WINDOW)
   .option('--summary', 'leave out the messages themselves')
   .option('--json', 'print a JSON report')
-  .addHelpText('after', '\nExamples:\n  dsh-context inspect --sample\n  dsh-context inspect ~/code/monorepo --cwd packages/api\n  dsh-context inspect . --max-bytes 16384 --json')
-  .action(async (dir: string | undefined, opts: { cwd?: string; maxBytes: number; dshHome?: string; sample?: boolean; summary?: boolean; json?: boolean }) => {
+  .addHelpText('after', '\nExamples:\n  dsh-context inspect --sample\n  dsh-context inspect --sample --profile full\n  dsh-context inspect ~/code/monorepo --cwd packages/api\n  dsh-context inspect . --max-bytes 16384 --json')
+  .action(async (dir: string | undefined, opts: { cwd?: string; maxBytes: number; dshHome?: string; sample?: boolean; profile: string; contextWindow: number; summary?: boolean; json?: boolean }) => {
     const { environment, workspace, dispose } = target(dir, opts);
     try {
-      const report = await inspect({ ...workspace, environment, maxBytes: opts.maxBytes, ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}) });
+      const report = await inspect({
+        ...workspace, environment, maxBytes: opts.maxBytes, profile: opts.profile, contextWindow: opts.contextWindow,
+        ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}),
+      });
       const shown = opts.sample ? { ...report, directory: '(the sample monorepo, examples/sample-monorepo)', dshHome: { ...report.dshHome, simulated: true as const } } : report;
       if (opts.json) json(shown);
       else print(renderInspect(shown, opts.summary === true));

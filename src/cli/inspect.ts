@@ -1,13 +1,14 @@
 // `dsh-context inspect`: what the model would see at the start of a session in a directory, and why:
 // each instruction file with its fate, the budget used, the memory index, the rules that apply now
-// and the ones waiting on `paths:`, and the time each phase took. Every decision shown is the plugins'
-// own (their discovery, reads, budget, rule decisions and index read), never computed a second time.
+// and the ones waiting on `paths:`, the time each phase took, and every part in DeepSeek V3 tokens
+// against the model's context window (tokens.ts). Every decision shown is the plugins' own (their
+// discovery, reads, budget, rule decisions and index read), never computed a second time.
 
 import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
-import { utf8Length } from '../engine/index.js';
+import { countTokens, truncateUtf8, utf8Length } from '../engine/index.js';
 import { createNodeFileSystem } from '../fs/index.js';
-import { locateProjectRoot, type HomeEnvironment } from '../host/index.js';
+import { escapeReminder, locateProjectRoot, type HomeEnvironment } from '../host/index.js';
 import { resolveConfig as resolveMemoryConfig, type Config as MemoryConfig, type ResolvedConfig as ResolvedMemoryConfig } from '../plugins/auto-memory/config.js';
 import { nodeDisk } from '../plugins/auto-memory/disk.js';
 import { readIndex } from '../plugins/auto-memory/inject.js';
@@ -18,6 +19,7 @@ import { resolveConfig as resolveWorkspaceConfig, type Config as WorkspaceConfig
 import { displayDirectory, slashes, type Candidate, type Layout } from '../plugins/workspace-context/files.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
 import { firstRequest, PROBE_PROMPT, type SeenMessage } from './session.js';
+import { DEEPSEEK_V3_CONTEXT_WINDOW, messageTokens, tokenReport, type TokenReport } from './tokens.js';
 
 export interface InspectOptions {
   readonly dir: string;
@@ -26,6 +28,10 @@ export interface InspectOptions {
   readonly maxBytes: number;
   /** `--dsh-home`; otherwise `$DSH_HOME`, then `~/.dsh`. */
   readonly dshHome?: string;
+  /** `--profile`: the context profile the session starts with (default `none`). */
+  readonly profile?: string;
+  /** `--context-window`: the model's window in tokens (default DeepSeek V3's 131,072). */
+  readonly contextWindow?: number;
 }
 
 /** One instruction candidate that exists (absent ones are not listed). */
@@ -33,6 +39,8 @@ export interface InstructionFileReport {
   readonly path: string;
   readonly status: 'injected' | 'truncated' | 'omitted' | 'duplicate' | 'oversize' | 'unreadable';
   readonly bytes?: number;
+  /** DeepSeek V3 tokens of the file's text as the message holds it (injected and truncated files). */
+  readonly tokens?: number;
   readonly sha1?: string;
   /** Why it is not injected whole, in words. */
   readonly note?: string;
@@ -46,6 +54,8 @@ export interface RuleReport {
   readonly path: string;
   readonly level: Rule['level'];
   readonly bytes: number;
+  /** DeepSeek V3 tokens of the rule's body. */
+  readonly tokens: number;
   readonly paths: readonly string[];
   /** Why an applicable rule is not injected (limits), when it is not. */
   readonly skipped?: string;
@@ -81,6 +91,8 @@ export interface InspectReport {
     /** Lines and UTF-8 bytes of the body the message holds. */
     readonly lines: number;
     readonly bytes: number;
+    /** DeepSeek V3 tokens of that body. */
+    readonly tokens: number;
     readonly truncated: boolean;
     /** Why nothing is injected, for `refused` and `undecodable`. */
     readonly reason?: string;
@@ -88,10 +100,12 @@ export interface InspectReport {
     readonly maxIndexBytes: number;
   };
   readonly rules: { readonly now: readonly RuleReport[]; readonly waiting: readonly RuleReport[] };
-  /** Request 1 in order; the prompt is the entry whose kind is `user`. */
-  readonly messages: readonly { readonly kind: string; readonly bytes: number; readonly blocks: readonly string[] }[];
+  /** Request 1 in order; the prompt is the entry whose kind is `user`. `tokens`: DeepSeek V3 tokens of its text. */
+  readonly messages: readonly { readonly kind: string; readonly bytes: number; readonly tokens: number; readonly blocks: readonly string[] }[];
+  /** Request 1 in DeepSeek V3 tokens: the plugins' system-prompt sections and tools, the messages, the window. */
+  readonly tokens: TokenReport;
   /** Milliseconds per phase. */
-  readonly timings: Readonly<Record<'projectRoot' | 'probe' | 'readDigest' | 'render' | 'memory' | 'rules' | 'session', number>>;
+  readonly timings: Readonly<Record<'projectRoot' | 'probe' | 'readDigest' | 'render' | 'memory' | 'rules' | 'session' | 'tokens', number>>;
   readonly warnings: readonly string[];
 }
 
@@ -127,8 +141,9 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
   const texts = new Map(files.map((f) => [f.candidate.path, f.text]));
   const instructionFiles = outcomes.flatMap(({ candidate, outcome }): InstructionFileReport[] => {
     const path = candidate.path;
-    const report = describeOutcome(path, outcome, baseline, included, config.maxSourceBytes);
-    if (report === undefined) return [];
+    const described = describeOutcome(path, outcome, baseline, included, config.maxSourceBytes);
+    if (described === undefined) return [];
+    const report = { ...described, ...sentTokens(described, texts.get(path), baseline.truncated) };
     const target = linkTarget(candidate.absolute, options.dir, environment.homedir);
     const imports = importLines(texts.get(path));
     return [{ ...report, ...(target !== undefined ? { target } : {}), ...(imports.length > 0 ? { imports } : {}) }];
@@ -140,15 +155,18 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
   const rules = await timed(timings, 'rules', () =>
     new RuleReader(fs, memoryConfig, (m) => warnings.push(m)).collect({ userRuleDirs: memoryConfig.userRuleDirs, projectRuleDirs: memoryConfig.projectRuleDirs, projectRoot: root }));
   const decisions = decideRules(rules, new Set(), memoryConfig);
-  const ruleReport = (rule: Rule): RuleReport => ({ path: rule.displayPath, level: rule.level, bytes: rule.bytes, paths: rule.paths });
+  const ruleReport = (rule: Rule): RuleReport => ({ path: rule.displayPath, level: rule.level, bytes: rule.bytes, tokens: countTokens(rule.body), paths: rule.paths });
   const now = decisions.filter((d) => d.due).map((d) => (d.skip === undefined ? ruleReport(d.rule) : { ...ruleReport(d.rule), skipped: skipReason(d.skip, memoryConfig) }));
   const waiting = decisions.filter((d) => !d.due).map((d) => ruleReport(d.rule));
 
-  const session = await timed(timings, 'session', () => firstRequest({
-    cwd, environment: homeEnvironment(environment, options.dshHome), workspaceConfig, memoryConfig: {},
-  }));
+  const profile = options.profile ?? 'none';
+  const sessionOptions = { cwd, environment: homeEnvironment(environment, options.dshHome), workspaceConfig, memoryConfig: {} };
+  const session = await timed(timings, 'session', () => firstRequest({ ...sessionOptions, profile }));
+  // Without the profile, for what it replaces (the same session when there is none).
+  const unprofiled = profile === 'none' ? session : await firstRequest({ ...sessionOptions, profile: 'none' });
   warnings.push(...session.logs);
-  const messages = session.messages.map((m: SeenMessage) => ({ kind: m.kind, bytes: m.blocks.reduce((n, b) => n + utf8Length(b), 0), blocks: m.blocks }));
+  const tokens = await timed(timings, 'tokens', () => tokenReport(session, unprofiled, profile, options.contextWindow ?? DEEPSEEK_V3_CONTEXT_WINDOW));
+  const messages = session.messages.map((m: SeenMessage) => ({ kind: m.kind, bytes: m.blocks.reduce((n, b) => n + utf8Length(b), 0), tokens: messageTokens(m.blocks), blocks: m.blocks }));
   const injected = messages.find((m) => m.kind === 'agent-instructions');
   return {
     directory: options.dir,
@@ -162,6 +180,7 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
     memory: { ...memory, file: tildify(memory.file, environment.homedir) },
     rules: { now, waiting },
     messages,
+    tokens,
     timings: timings as InspectReport['timings'],
     warnings,
   };
@@ -176,6 +195,15 @@ export function noRootWarning(markers: readonly string[]): string {
   return markers.length === 0
     ? 'no project-root markers are configured: the session cwd is the project root'
     : `no ${markers.join(' or ')} found in the session cwd or above it: the session cwd is the project root (project rules and the instruction chain start there)`;
+}
+
+/**
+ * Tokens of what the message holds of a file: all of its text when injected, the kept prefix when
+ * truncated, escaped as the message escapes it (X-08).
+ */
+function sentTokens(report: Omit<InstructionFileReport, 'target' | 'imports'>, text: string | undefined, cut: { path: string; to: number } | undefined): { tokens?: number } {
+  if (text === undefined || (report.status !== 'injected' && report.status !== 'truncated')) return {};
+  return { tokens: countTokens(escapeReminder(report.status === 'truncated' && cut !== undefined ? truncateUtf8(text, cut.to).text : text)) };
 }
 
 function describeOutcome(
@@ -240,7 +268,7 @@ export function importLines(text: string | undefined): string[] {
 
 async function memoryReport(cwd: string, config: ResolvedMemoryConfig, fs: ReturnType<typeof createNodeFileSystem>): Promise<InspectReport['memory']> {
   const project = await projectAt(cwd, config.projectRootMarkers, fs, config.root);
-  const base = { file: `${project.memdir}${sep}MEMORY.md`, size: 0, lines: 0, bytes: 0, truncated: false, maxIndexLines: config.maxIndexLines, maxIndexBytes: config.maxIndexBytes };
+  const base = { file: `${project.memdir}${sep}MEMORY.md`, size: 0, lines: 0, bytes: 0, tokens: 0, truncated: false, maxIndexLines: config.maxIndexLines, maxIndexBytes: config.maxIndexBytes };
   let read;
   try {
     read = await readIndex(nodeDisk, project.memdir, config);
@@ -252,7 +280,7 @@ async function memoryReport(cwd: string, config: ResolvedMemoryConfig, fs: Retur
   const body = read.index.body;
   if (body.trim() === '') return { ...base, size: read.size, status: 'empty' };
   return {
-    ...base, size: read.size, lines: body.split('\n').length, bytes: utf8Length(body), truncated: read.index.truncated,
+    ...base, size: read.size, lines: body.split('\n').length, bytes: utf8Length(body), tokens: countTokens(body), truncated: read.index.truncated,
     status: read.index.truncated ? 'truncated' : 'injected',
   };
 }

@@ -1,19 +1,19 @@
 // `dsh-context profiles serve`: the context-profiles panel and its API on loopback, for the user's
-// $DSH_HOME, outside DSH. The plugins are mounted, as the bundle mounts them, on the package's
-// simulated host over the real filesystem, so the panel lists the tools they register and the
-// host's first-party file tools; the profiles it edits are the real state file, which DSH reads.
+// $DSH_HOME, outside DSH (for users whose DSH profile has no web server). The plugins are mounted, as
+// the bundle mounts them, on the package's simulated host over the real filesystem, and the panel
+// route is registered on that host's web server exactly as on DSH's, so the panel lists the tools
+// they register and the host's first-party file tools; the profiles it edits are the real state
+// file, which running DSH processes read and write too (every write merges with what is on disk).
 
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createNodeFileSystem } from '../fs/index.js';
-import type { HomeEnvironment } from '../host/index.js';
+import { HostService, type HomeEnvironment } from '../host/index.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
 import * as contextProfiles from '../plugins/context-profiles/index.js';
 import * as sliceTape from '../plugins/slice-tape/index.js';
 import * as workspaceContext from '../plugins/workspace-context/index.js';
 import { DSH_DEPLOYED_MAX_BYTES } from '../plugins/workspace-context/config.js';
-import { createTestHost } from '../testing/index.js';
+import { createTestHost, TestWebServer } from '../testing/index.js';
 import { resolveConfig } from '../plugins/context-profiles/config.js';
 import { CliError } from './env.js';
 
@@ -37,26 +37,22 @@ export async function serveProfiles(options: ServeOptions): Promise<{ url: strin
   // No session is started: context-profiles records a session's first profile in the state file,
   // and a simulated one must not leave a record in the user's real file.
   await Promise.all(handles.map((h) => h.ready));
-  const server = createServer((req, res) => {
-    host.http.handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(String(error));
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new CliError(`port ${options.port} is in use`, 'pass another --port, or --port 0 for any free one') : error));
-    server.listen(options.port, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const web = new TestWebServer(host.ctx.logger);
+  try {
+    await web.listen(options.port);
+  } catch (error) {
+    host.dispose();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${options.port} is in use`, 'pass another --port, or --port 0 for any free one');
+    throw error;
+  }
+  host.provide(HostService.webServer, web);
   const home = resolveConfig(config, environment).dshHome.path;
   return {
-    url: `http://127.0.0.1:${port}${contextProfiles.PREFIX}/`,
+    url: `${web.url}${contextProfiles.PREFIX}/`,
     stateFile: join(home, 'session-context-config.json'),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
+    close: async () => {
       host.dispose();
-    }),
+      await web.close();
+    },
   };
 }

@@ -4,6 +4,7 @@
 
 import type { InspectReport } from './inspect.js';
 import { PROBE_PROMPT } from './session.js';
+import type { TokenReport } from './tokens.js';
 
 // C0 and C1 controls and DEL. A block keeps tabs, newlines and the \r of a \r\n pair (harmless and
 // common in CRLF files); a line escapes those too, so a name cannot start a forged table row.
@@ -62,6 +63,50 @@ export function table(cells: readonly (readonly string[])[], indent = '  '): str
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
+/** `1.5%`: a share of the context window (one decimal; `<0.1%` for a sliver). */
+function share(tokens: number, window: number): string {
+  const percent = (100 * tokens) / window;
+  return tokens > 0 && percent < 0.05 ? '<0.1%' : `${percent.toFixed(1)}%`;
+}
+
+/** A bar of `width` cells: `#` for the plugins' prompt and tools, `=` for messages, `.` free. */
+function windowBar(t: TokenReport, width = 50): string {
+  // A part that takes anything takes at least one cell, so a small context still shows.
+  const cells = (tokens: number): number => (tokens <= 0 ? 0 : Math.max(1, Math.round((width * tokens) / t.contextWindow)));
+  const prompt = cells(t.systemPrompt.tokens + t.tools.tokens);
+  const messages = Math.min(width - prompt, cells(t.messages));
+  return `[${'#'.repeat(prompt)}${'='.repeat(messages)}${'.'.repeat(Math.max(0, width - prompt - messages))}]`;
+}
+
+/** The messages grouped by what they hold, for the window's breakdown. */
+function messageGroups(report: InspectReport): string {
+  const names: Readonly<Record<string, string>> = {
+    'agent-instructions': 'instructions', 'auto-memory/index': 'memory index', 'auto-memory/rules': 'rules', user: 'the prompt', plugin: 'runtime context',
+  };
+  return report.messages.map((m) => `${names[m.kind] ?? m.kind} ${n(m.tokens)}`).join(' · ');
+}
+
+/** The context-window breakdown: what request 1 takes of the window, by source, in tokens. */
+function tokenLines(report: InspectReport): string[] {
+  const t = report.tokens;
+  const profile = t.profile === 'none' ? 'no context profile' : `context profile ${t.profile}`;
+  const out = [`Context window: ${n(t.total)} of ${n(t.contextWindow)} tokens (${share(t.total, t.contextWindow)}), ${t.tokenizer} tokens, ${profile}`, `  ${windowBar(t)}`];
+  const sections = t.systemPrompt.sections.map((s) => `${s.name} ${n(s.tokens)}`).join(' · ');
+  const tools = t.tools.tools.filter((x) => x.state !== 'off').map((x) => `${x.name} ${n(x.tokens)}`).join(' · ');
+  out.push(...table([
+    ['# system prompt (plugins)', n(t.systemPrompt.tokens), share(t.systemPrompt.tokens, t.contextWindow), sections],
+    ['# tools (plugins)', n(t.tools.tokens), share(t.tools.tokens, t.contextWindow), tools],
+    ['= messages', n(t.messages), share(t.messages, t.contextWindow), messageGroups(report)],
+    ['. free', n(t.free), share(t.free, t.contextWindow), ''],
+  ]));
+  if (t.profile !== 'none') {
+    out.push(`  the profile saves ${n(t.saved)} tokens: system prompt ${n(t.systemPrompt.withoutProfile)} → ${n(t.systemPrompt.tokens)}, tool definitions ${n(t.tools.withoutProfile)} → ${n(t.tools.tokens)}`);
+    out.push(...table(t.tools.tools.map((x) => [x.name, x.state, x.state === 'added' ? `${n(x.tokens)} tokens` : `${n(x.tokens)} of ${n(x.full!)} tokens`]), '    '));
+  }
+  out.push('  DSH\'s own system prompt and tools come on top: inspect runs the plugins on a simulated host, which has no copy of them.', '');
+  return out;
+}
+
 /** What the memory line says for each status of auto-memory's index read. */
 function memoryLine(m: InspectReport['memory']): string {
   const file = visibleLine(m.file);
@@ -76,9 +121,9 @@ function memoryLine(m: InspectReport['memory']): string {
     case 'empty':
       return `${file}: ${formatBytes(m.size)} with nothing to inject (blank)`;
     case 'injected':
-      return `${file}: injected whole: ${count(m.lines, 'line')}, ${formatBytes(m.bytes)}`;
+      return `${file}: injected whole: ${count(m.lines, 'line')}, ${formatBytes(m.bytes)}, ${count(m.tokens, 'token')}`;
     case 'truncated':
-      return `${file}: ${formatBytes(m.size)}; injected truncated to fit ${count(m.maxIndexLines, 'line')} / ${count(m.maxIndexBytes, 'byte')}: ${count(m.lines, 'line')}, ${formatBytes(m.bytes)}`;
+      return `${file}: ${formatBytes(m.size)}; injected truncated to fit ${count(m.maxIndexLines, 'line')} / ${count(m.maxIndexBytes, 'byte')}: ${count(m.lines, 'line')}, ${formatBytes(m.bytes)}, ${count(m.tokens, 'token')}`;
   }
 }
 
@@ -94,9 +139,11 @@ export function renderInspect(report: InspectReport, summary: boolean): string {
     ['DSH home', report.dshHome.simulated ? `${home}, simulated: a temporary home holding the sample's AGENTS.md, rules and memories` : home],
   ]), '');
 
+  out.push(...tokenLines(report));
+
   out.push(`Workspace instructions (workspace-context): ${n(w.bytes)} of ${count(w.maxBytes, 'byte')}`);
   if (w.files.length === 0) out.push('  no AGENTS.md, CLAUDE.md or local overlay from the DSH home down to the cwd: nothing is injected');
-  else out.push(...table(w.files.map((f) => [f.status, f.target === undefined ? f.path : `${f.path} -> ${f.target}`, f.bytes === undefined ? '' : formatBytes(f.bytes), f.note ?? ''])));
+  else out.push(...table(w.files.map((f) => [f.status, f.target === undefined ? f.path : `${f.path} -> ${f.target}`, f.bytes === undefined ? '' : formatBytes(f.bytes), f.tokens === undefined ? '' : count(f.tokens, 'token'), f.note ?? ''])));
   if (w.omitted.length > 0 || w.truncated !== undefined) {
     const parts = [...(w.omitted.length > 0 ? [`omitted ${w.omitted.join(', ')}`] : []), ...(w.truncated ? [`truncated ${w.truncated.path} from ${n(w.truncated.from)} to ${n(w.truncated.to)} bytes`] : [])];
     out.push(`  budget: ${visibleLine(parts.join('; '))} (raise --max-bytes to keep more)`);
@@ -113,20 +160,20 @@ export function renderInspect(report: InspectReport, summary: boolean): string {
   out.push('Rules (auto-memory)');
   if (report.rules.now.length === 0 && report.rules.waiting.length === 0) out.push('  no rule files in the user or project rule directories');
   out.push(...table([
-    ...report.rules.now.map((r) => ['now', r.path, formatBytes(r.bytes), r.skipped === undefined ? 'no paths: injected on the first step' : `not injected: ${r.skipped}`]),
-    ...report.rules.waiting.map((r) => ['waiting', r.path, formatBytes(r.bytes), `paths: ${r.paths.join(', ')}`]),
+    ...report.rules.now.map((r) => ['now', r.path, formatBytes(r.bytes), count(r.tokens, 'token'), r.skipped === undefined ? 'no paths: injected on the first step' : `not injected: ${r.skipped}`]),
+    ...report.rules.waiting.map((r) => ['waiting', r.path, formatBytes(r.bytes), count(r.tokens, 'token'), `paths: ${r.paths.join(', ')}`]),
   ]));
   out.push('');
 
   out.push('Request 1, in order');
-  out.push(...table(report.messages.map((msg, i) => [`#${i + 1}`, msg.kind === 'user' ? `the prompt ${PROBE_PROMPT}` : msg.kind, msg.kind === 'user' ? '' : formatBytes(msg.bytes)])));
+  out.push(...table(report.messages.map((msg, i) => [`#${i + 1}`, msg.kind === 'user' ? `the prompt ${PROBE_PROMPT}` : msg.kind, msg.kind === 'user' ? '' : formatBytes(msg.bytes), count(msg.tokens, 'token')])));
   const t = report.timings;
-  out.push('', `Timings: project root ${formatMs(t.projectRoot)} · probe ${formatMs(t.probe)} · read+digest ${formatMs(t.readDigest)} · render ${formatMs(t.render)} · memory index ${formatMs(t.memory)} · rules ${formatMs(t.rules)} · whole session start ${formatMs(t.session)}`);
+  out.push('', `Timings: project root ${formatMs(t.projectRoot)} · probe ${formatMs(t.probe)} · read+digest ${formatMs(t.readDigest)} · render ${formatMs(t.render)} · memory index ${formatMs(t.memory)} · rules ${formatMs(t.rules)} · whole session start ${formatMs(t.session)} · tokens ${formatMs(t.tokens)}`);
   for (const warning of report.warnings) out.push(`warning: ${visibleLine(warning)}`);
   if (!summary) {
     report.messages.forEach((msg, i) => {
       if (msg.kind === 'user') return;
-      out.push('', `──── #${i + 1} ${msg.kind} (${count(msg.bytes, 'byte')}), verbatim ────`, ...msg.blocks);
+      out.push('', `──── #${i + 1} ${msg.kind} (${count(msg.bytes, 'byte')}, ${count(msg.tokens, 'token')}), verbatim ────`, ...msg.blocks);
     });
   }
   // Everything above that came from the repository is escaped already; this pass guarantees it.

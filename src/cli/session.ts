@@ -1,21 +1,35 @@
 // What the model is sent, found the only way that cannot drift from the plugins: mount them, as the
-// bundle patch does, on the package's simulated DSH host over the real filesystem, start a session at
-// the cwd, and read the first model request.
+// bundle patch does (workspace-context, auto-memory, slice-tape, context-profiles), on the package's
+// simulated DSH host over the real filesystem, start a session at the cwd, and read the first model
+// request. context-profiles keeps its state in a temporary home made for the run (holding only which
+// built-in profile applies), so inspecting never writes to the user's DSH home.
 
-import type { HomeEnvironment, Message } from '../host/index.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HomeEnvironment, Message, ToolSchema } from '../host/index.js';
 import { createNodeFileSystem } from '../fs/index.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
+import * as contextProfiles from '../plugins/context-profiles/index.js';
+import { defaultState, NONE } from '../plugins/context-profiles/model.js';
+import { STATE_FILE } from '../plugins/context-profiles/store.js';
+import * as sliceTape from '../plugins/slice-tape/index.js';
 import * as workspaceContext from '../plugins/workspace-context/index.js';
 import { createTestHost } from '../testing/index.js';
 
 /** The prompt of the simulated first turn; the report shows where the plugins' messages go around it. */
 export const PROBE_PROMPT = '(your first prompt)';
 
+/** The context profiles `--profile` accepts: the built-in ones (CP-05), and `none`. */
+export const PROFILE_IDS: readonly string[] = [NONE, ...contextProfiles.builtinProfiles().map((p) => p.id)];
+
 export interface SessionOptions {
   readonly cwd: string;
   readonly environment: HomeEnvironment;
   readonly workspaceConfig: workspaceContext.WorkspaceContextConfig;
   readonly memoryConfig: Record<string, unknown>;
+  /** The context profile the session starts with (one of PROFILE_IDS); `none` leaves it alone. */
+  readonly profile?: string;
 }
 
 /** One message of the first request, as the model receives it. */
@@ -28,28 +42,46 @@ export interface SeenMessage {
   readonly source: Message['source'];
 }
 
-/** Runs one turn and returns request 1's messages, and anything the plugins logged. */
-export async function firstRequest(options: SessionOptions): Promise<{ messages: SeenMessage[]; logs: string[] }> {
+/** Request 1 as the model receives it: its system prompt's sections, its tools, its messages. */
+export interface FirstRequest {
+  readonly sections: readonly { readonly name: string; readonly text: string }[];
+  readonly tools: readonly ToolSchema[];
+  readonly messages: SeenMessage[];
+  /** What the plugins logged. */
+  readonly logs: string[];
+}
+
+/** Runs one turn and returns request 1: its sections, tools and messages, and anything the plugins logged. */
+export async function firstRequest(options: SessionOptions): Promise<FirstRequest> {
   const { environment } = options;
-  const host = createTestHost({
-    cwd: options.cwd,
-    fs: createNodeFileSystem({ cwd: options.cwd }),
-    homedir: environment.homedir,
-    processCwd: environment.processCwd,
-    env: environment.env,
-  });
-  host.use(workspaceContext, options.workspaceConfig);
-  host.use(autoMemory, options.memoryConfig);
-  await host.run(PROBE_PROMPT, [{ text: '' }]);
-  host.dispose();
-  const messages = host.requests[0]!.messages.map((m) => {
-    const channel = (m.source as { channel?: unknown }).channel;
-    return {
-      role: m.role,
-      kind: typeof channel === 'string' ? `${m.source.kind}/${channel}` : m.source.kind,
-      blocks: m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])),
-      source: m.source,
-    };
-  });
-  return { messages, logs: host.logs.map((l) => `${l.level} ${l.name}: ${l.message}`) };
+  const profileHome = mkdtempSync(join(tmpdir(), 'dsh-context-profiles-'));
+  try {
+    writeFileSync(join(profileHome, STATE_FILE), JSON.stringify({ ...defaultState(), lastUsedId: options.profile ?? NONE }));
+    const host = createTestHost({
+      cwd: options.cwd,
+      fs: createNodeFileSystem({ cwd: options.cwd }),
+      homedir: environment.homedir,
+      processCwd: environment.processCwd,
+      env: environment.env,
+    });
+    host.use(workspaceContext, options.workspaceConfig);
+    host.use(autoMemory, options.memoryConfig);
+    host.use(sliceTape, {});
+    host.use(contextProfiles, { dshHome: profileHome });
+    await host.run(PROBE_PROMPT, [{ text: '' }]);
+    host.dispose();
+    const request = host.requests[0]!;
+    const messages = request.messages.map((m) => {
+      const channel = (m.source as { channel?: unknown }).channel;
+      return {
+        role: m.role,
+        kind: typeof channel === 'string' ? `${m.source.kind}/${channel}` : m.source.kind,
+        blocks: m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])),
+        source: m.source,
+      };
+    });
+    return { sections: request.sections, tools: request.tools, messages, logs: host.logs.map((l) => `${l.level} ${l.name}: ${l.message}`) };
+  } finally {
+    rmSync(profileHome, { recursive: true, force: true });
+  }
 }

@@ -14,3 +14,8 @@ export {
 } from './glob.js';
 export type { GlobOptions } from './glob.js';
 export { ENGINE_MAX_MEMORY_BYTES } from '../wasm/sizes.js';
+export {
+  countTokens, encodeTokens, decodeTokens, loadTokenizer, tokenizerInfo, TOKENIZER_TABLE_URL, TOKEN_MAX_DECODE_BYTES,
+  TOKEN_MAX_DECODE_IDS, TOKEN_MAX_PIECE_BYTES,
+} from './tokens.js';
+export type { TokenizerInfo } from './tokens.js';

@@ -29,6 +29,12 @@ export interface Context {
   waterfall(name: string, ...args: unknown[]): unknown;
   effect(body: () => (() => void) | void, label?: string): () => void;
   get(name: string): unknown;
+  /**
+   * Runs `callback` with a child context once every service in `deps` is available, and unloads it
+   * (its listeners, registrations and effects) when one goes away; a replaced service reloads it.
+   * Cordis's `ctx.inject(deps, callback)`, how a plugin waits for a service that may be mounted after it.
+   */
+  inject(deps: readonly string[], callback: (ctx: Context) => void): unknown;
   readonly logger: Logger;
   readonly fs?: FileSystem;
   readonly tools?: ToolRuntime;

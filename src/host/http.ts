@@ -1,49 +1,33 @@
-// HTTP route registration and model completion (spec X-12): the two host services the
-// context-profiles panel and API need. DSH serves plugin routes behind its connection trust fence
-// (Host, Origin and browser-session checks, as its open-in-app route does) and lets a plugin ask the
-// profile's default model for a completion. [uncertain: the contract does not spell either service;
-// the shapes are the least a plugin needs, and the names live in names.ts.]
+// DSH's web server (spec X-12): rc.8's `webServer` service (`@deepseek-ai/dsh-host-webserver`), which
+// plugins register HTTP routes on. It is mounted only by profiles with a browser surface (`web`),
+// possibly after a plugin that wants it loaded, and it has no trust fence of its own: DSH's `/api`
+// fence belongs to its connection plugin and is not a service, so a plugin guards its own routes.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How a DSH web route matches: `exact` the pathname verbatim, `prefix` p matches p and p/<anything>. */
 export type WebRouteKind = 'exact' | 'prefix';
 
-/** One route of DSH's `webServer` service (rc.8, `@deepseek-ai/dsh-host-webserver`). */
+/** One route of DSH's `webServer` service. */
 export interface WebRoute {
   readonly kind: WebRouteKind;
   /** Absolute pathname, no trailing slash. */
   readonly path: string;
-  /** Owns the whole response. */
+  /** Owns the whole response. A throw is logged and answered 400 by the server. */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 }
 
-/** DSH's `webServer` service (the part plugins use). A duplicate (kind, path) throws. */
+/**
+ * DSH's `webServer` service (the part plugins use). Requests match an exact route first, then the
+ * longest prefix, then the fallback seat; nothing matching answers 404. A duplicate (kind, path)
+ * throws `webserver: duplicate <kind> route "<path>"`.
+ */
 export interface WebServer {
+  /** Adds a route; returns its removal. */
   register(route: WebRoute): () => void;
-  /** The listening port. */
+  /** The listening port (the OS-assigned one when configured as 0). */
   readonly port: number;
 }
 
 /** A plain node:http request handler; resolves false when the request is not for it. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
-
-/** The host's HTTP service. */
-export interface HttpService {
-  /** Serves requests whose path starts with `prefix` through `handler`; returns the unmount. */
-  route(prefix: string, handler: RequestHandler): () => void;
-  /** The connection trust fence; absent when the host has none (callers fall back to loopback). */
-  trusted?(req: IncomingMessage): boolean;
-}
-
-/** One completion request to the current profile's default model. */
-export interface CompletionRequest {
-  readonly system?: string;
-  readonly prompt: string;
-  readonly signal?: AbortSignal;
-}
-
-/** The host's model completion service (never recorded in a session). */
-export interface ModelCompletion {
-  complete(request: CompletionRequest): Promise<string>;
-}

@@ -26,5 +26,5 @@ export type { VisibleUserMessage } from './visibility.js';
 export { parseSpillNotice, spillNotice } from './spill.js';
 export type { SpillNotice, SpillStore } from './spill.js';
 export { declaredEfforts } from './model.js';
-export type { AgentDefaultModel, AgentRequestEvent, LlmCallConfig, LlmService, LlmStreamChunk, LlmStreamOptions, ModelInfo } from './model.js';
+export type { AgentDefaultModel, AgentRequestEvent, LlmCallConfig, LlmFinishReason, LlmService, LlmStreamChunk, LlmStreamOptions, ModelInfo } from './model.js';
 export { assertSupportedJsonSchema, jsonSchemaViolations, UnsupportedSchemaError } from './json-schema.js';

@@ -40,17 +40,29 @@ export interface LlmStreamOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The chunks of a model call that plugins read: text deltas and the terminal `finish`. */
+/** How a model call ended (rc.8's `FinishReason`; merge-extensible, so read `kind` and treat unknowns as failures). */
+export type LlmFinishReason =
+  | { readonly kind: 'stop' | 'tool-calls' | 'max-tokens' }
+  | { readonly kind: 'aborted' | 'error'; readonly failure: { readonly message: string; readonly code: string } };
+
+/**
+ * The chunks of a model call (rc.8's `StreamChunk`): blocks open, stream deltas and close, usage
+ * comes before the terminal `finish`, and nothing follows it. DSH turns an adapter's throw into a
+ * `finish` with an `error` (or `aborted`) reason, so a failed call still ends in a `finish`.
+ */
 export type LlmStreamChunk =
-  | { readonly type: 'text-delta'; readonly index: number; readonly text: string }
-  | { readonly type: 'finish'; readonly reason: unknown }
-  | { readonly type: string; readonly [key: string]: unknown };
+  | { readonly type: 'block-start'; readonly index: number; readonly blockType: string }
+  | { readonly type: 'text-delta' | 'reasoning-delta'; readonly index: number; readonly text: string }
+  | { readonly type: 'tool-call-delta'; readonly index: number; readonly id: string; readonly name?: string; readonly argumentsDelta: string }
+  | { readonly type: 'block-end'; readonly index: number; readonly block: unknown }
+  | { readonly type: 'usage'; readonly usage: { readonly inputTokens: number; readonly outputTokens: number } }
+  | { readonly type: 'finish'; readonly reason: LlmFinishReason };
 
 /** `ctx.llm` (the part plugins use). */
 export interface LlmService {
   /** Rejects when the route is not registered or the adapter cannot say. */
   resolveModelInfo(provider: string, model: string, signal?: AbortSignal): Promise<ModelInfo>;
-  /** One model call, streamed; failures end in a `finish` chunk rather than a throw. */
+  /** One model call, streamed; failures end in a `finish` chunk rather than a throw. Absent on hosts that only describe models. */
   stream?(options: LlmStreamOptions): AsyncIterable<LlmStreamChunk>;
 }
 

@@ -96,14 +96,6 @@ export const HostService = {
   agentPresets: 'agentPresets',
   /** The agent's default model selection (`currentSelection()`), the route a plugin's own model calls use. */
   agentDefaultModel: 'agentDefaultModel',
-  /**
-   * NOT a DSH service: rc.8 has no `http` (contract correction 4). Only the simulated host and
-   * `dsh-context profiles serve` provide it, for context-profiles until that plugin moves to
-   * `webServer` (issue "context-profiles in real DSH").
-   */
-  http: 'http',
-  /** NOT a DSH service: rc.8 has no `model` (contract correction 4); as `http` above, until context-profiles moves to `llm.stream`. */
-  model: 'model',
 } as const;
 
 /**

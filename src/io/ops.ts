@@ -50,7 +50,8 @@ const typeOf = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
   s.isSymbolicLink() ? 'symlink' : s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
 
 // O_NOFOLLOW is POSIX-only; where it is missing (Windows) callers' lstat checks still refuse links.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+// O_NONBLOCK: opening a FIFO to read would otherwise wait for a writer; it opens at once and is then refused as not a regular file.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
 const isAbsence = (error: unknown) => {

@@ -3,18 +3,17 @@
 // services appear through `get(name)` and as properties; `ctx.get('fs')` is undefined until a
 // provider is mounted (contract §1.2, §12.1).
 
-import type { Context, ListenerOptions, Logger } from '../host/cordis.js';
+import { serviceIdentity, type Context, type ListenerOptions, type Logger } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
-import type { ModelCompletion } from '../host/http.js';
 import { CORDIS_ORIGINAL_SYMBOL, HostEvent, HostService } from '../host/names.js';
 import type { SystemPrompt } from '../host/prompt.js';
 import { HOST_RUNTIME_SERVICE, type HostRuntime } from '../host/runtime.js';
 import type { LlmService } from '../host/model.js';
 import type { SpillStore } from '../host/spill.js';
 import type { ToolExecutionInput, ToolExecutionResult, ToolRuntime } from '../host/tools.js';
-import type { EventBus, Fiber } from './events.js';
-import type { TestHttp } from './http.js';
+import { Fiber, type EventBus } from './events.js';
 import type { PromptRegistry } from './prompt.js';
+import type { ServiceTable } from './services.js';
 import type { ToolRegistry } from './tool-registry.js';
 
 /** What every context of one host shares. */
@@ -29,10 +28,8 @@ export interface HostCore {
   readonly spill?: SpillStore;
   /** The model registry, when the host knows its models' capabilities. */
   readonly llm?: LlmService;
-  /** HTTP route registration (X-12). */
-  readonly http: TestHttp;
-  /** Model completion, when the test provides one. */
-  readonly model: ModelCompletion | undefined;
+  /** Services provided (and removed) while plugins run: `webServer`, `agentDefaultModel`, …. */
+  readonly services: ServiceTable;
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>;
 }
 
@@ -90,15 +87,51 @@ export class TestContext implements Context {
         return this.core.spill;
       case HostService.llm:
         return this.core.llm;
-      case HostService.http:
-        return this.core.http;
-      case HostService.model:
-        return this.core.model;
       case HOST_RUNTIME_SERVICE:
         return this.core.runtime;
       default:
-        return undefined;
+        return this.core.services.get(name);
     }
+  }
+
+  /**
+   * Cordis's `ctx.inject`: `callback` runs with a child context (its own fiber, this scope) once
+   * every service in `deps` is there, the child unloads when one goes away, and a replaced service
+   * reloads it. The child unloads with this context too.
+   */
+  inject(deps: readonly string[], callback: (ctx: Context) => void): () => void {
+    let child: { readonly fiber: Fiber; readonly values: unknown[]; readonly detach: () => void } | undefined;
+    const unload = () => {
+      const current = child;
+      child = undefined;
+      current?.detach();
+      current?.fiber.dispose();
+    };
+    const sync = () => {
+      // Compared by what is behind the proxy: every lookup hands out a new one, as Cordis does.
+      const values = deps.map((name) => {
+        const value = this.get(name);
+        return typeof value === 'object' && value !== null ? serviceIdentity(value) : value;
+      });
+      if (child !== undefined && child.values.every((v, i) => v === values[i])) return;
+      unload();
+      if (this.fiber.disposed || values.some((v) => v === undefined)) return;
+      const fiber = new Fiber(`${this.fiber.label} inject(${deps.join(', ')})`);
+      child = { fiber, values, detach: this.fiber.add(() => fiber.dispose()) };
+      try {
+        callback(new TestContext(this.core, fiber, this.logger, this.scope));
+      } catch (error) {
+        this.logger.warn('inject(%s) failed: %s', deps.join(', '), error instanceof Error ? error.message : String(error));
+        unload();
+      }
+    };
+    const unwatch = this.core.services.watch(sync);
+    const stop = this.fiber.add(() => {
+      unwatch();
+      unload();
+    });
+    sync();
+    return stop;
   }
 
   get fs(): FileSystem | undefined {
@@ -139,8 +172,9 @@ function toolView(ctx: TestContext): ToolRuntime {
   const { core, fiber, scope } = ctx;
   return {
     register: (def) => fiber.add(core.tools.register(def, scope)),
-    get: (name, s) => core.tools.get(name, (s as object | undefined) ?? scope),
-    schemas: (s) => core.tools.schemas((s as object | undefined) ?? scope),
+    // As DSH's registry: an omitted scope is the global view, whichever context asks.
+    get: (name, s) => core.tools.get(name, s as object | undefined),
+    schemas: (s) => core.tools.schemas(s as object | undefined),
     execute: (input) => core.execute(input),
     guard(fn) {
       core.tools.guards.push(fn);

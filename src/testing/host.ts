@@ -6,7 +6,7 @@ import type { Agent } from '../host/agent.js';
 import type { Context, PluginModule } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
 import { deepFreeze, type ContentBlock, type UserMessage } from '../host/message.js';
-import { COMPACTION_PLUGIN, CompactionFrame, HostEvent, SessionEventType, SourceKind } from '../host/names.js';
+import { COMPACTION_PLUGIN, CompactionFrame, HostEvent, HostService, SessionEventType, SourceKind } from '../host/names.js';
 import type { HostRuntime } from '../host/runtime.js';
 import type { SessionEvent, SessionHeader } from '../host/session.js';
 import type { ToolExecutionInput } from '../host/tools.js';
@@ -16,11 +16,11 @@ import { TestContext, type HostCore } from './context.js';
 import { EventBus, Fiber } from './events.js';
 import { fileTools } from './file-tools.js';
 import { createRecordingLogger, type LogEntry } from './logger.js';
-import { TestHttp } from './http.js';
-import type { ModelCompletion } from '../host/http.js';
 import { drive } from './loop.js';
 import { createMemoryFileSystem, type MemoryFileSystem } from './memfs.js';
 import { modelRegistry, ScriptedModel, type ModelRequest, type StepScript } from './model.js';
+import type { AgentDefaultModel, LlmService } from '../host/model.js';
+import { ServiceTable } from './services.js';
 import { assertPluginModule, validateConfig } from './plugins.js';
 import { PromptRegistry } from './prompt.js';
 import { TestSession } from './session.js';
@@ -37,8 +37,6 @@ export interface TestHostOptions {
   readonly fs?: FileSystem;
   /** Sets `DSH_HOME` in the host runtime's environment. */
   readonly dshHome?: string;
-  /** Model completion the host offers plugins (X-12); none by default. */
-  readonly model?: ModelCompletion;
   /** The OS home `~` expands to; default `/home/user`. */
   readonly homedir?: string;
   /** The process cwd; default `/`. */
@@ -71,6 +69,16 @@ export interface TestHostOptions {
    * `null` for a model that declares none); other routes reject. Omitted: no llm service.
    */
   readonly models?: Readonly<Record<string, readonly string[] | null>>;
+  /**
+   * Model the `refreshContext` re-check of the newer DSH the seeds describe: a `required` runtime
+   * context a listener removed is put back after the `system-prompt/assemble` waterfall. DSH rc.8 has
+   * no such re-check; off by default.
+   */
+  readonly refreshContexts?: boolean;
+  /** Provide this `ctx.llm` instead (e.g. a `TestLlm` whose `stream` answers plugins' own model calls). */
+  readonly llm?: LlmService;
+  /** Provide `ctx.agentDefaultModel` with this selection (DSH always has one; omitted here: none). */
+  readonly defaultModel?: ReturnType<AgentDefaultModel['currentSelection']>;
 }
 
 /** A mounted plugin. */
@@ -136,6 +144,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
     const bus = new EventBus();
     const tools = new ToolRegistry(() => bus.notify(HostEvent.toolsChange, null, []));
     const prompt = new PromptRegistry(bus, tools, () => bus.notify(HostEvent.systemPromptChange, null, []));
+    prompt.refreshContexts = options.refreshContexts === true;
     const runtime: HostRuntime = {
       env: { ...options.env, ...(options.dshHome !== undefined ? { DSH_HOME: options.dshHome } : {}) },
       homedir: options.homedir ?? '/home/user',
@@ -151,11 +160,14 @@ export class TestHost<F extends FileSystem = FileSystem> {
         return host.#fs;
       },
       ...(options.spill !== undefined && options.spill.store !== false ? { spill: this.spillStore } : {}),
-      ...(options.models !== undefined ? { llm: modelRegistry(options.models) } : {}),
-      http: new TestHttp(),
-      model: options.model,
+      ...(options.llm !== undefined ? { llm: options.llm } : options.models !== undefined ? { llm: modelRegistry(options.models) } : {}),
+      services: new ServiceTable(),
       execute: (input: ToolExecutionInput) => executeTool(pipeline, input),
     };
+    if (options.defaultModel !== undefined) {
+      const selection = { ...options.defaultModel };
+      this.core.services.provide(HostService.agentDefaultModel, { currentSelection: () => ({ ...selection }) } satisfies AgentDefaultModel);
+    }
     this.ctx = new TestContext(this.core, new Fiber('host'), createRecordingLogger('host', this.logs), undefined);
     for (const def of fileTools({ get fs() { return host.#fs; }, processCwd: runtime.processCwd })) tools.register(def, undefined);
     tools.register(codeModeTool({ bus, execute: this.core.execute, dispatchRecords: options.dispatchRecords }), undefined, true);
@@ -181,9 +193,15 @@ export class TestHost<F extends FileSystem = FileSystem> {
     return `${prefix}-${n}`;
   }
 
-  /** Routes plugins mounted through the `http` service; `listen()` serves them on loopback. */
-  get http(): TestHttp {
-    return this.core.http;
+  /**
+   * Provides a service while plugins run (Cordis's `ctx.provide`): `ctx.get(name)` answers it, and
+   * every `ctx.inject` waiting on it loads. DSH's `webServer`, for one, may come after our plugins.
+   * @param name - the service name (`HostService.webServer`, …).
+   * @param value - the service, e.g. a `TestWebServer`.
+   * @returns its removal: injected children that need it unload.
+   */
+  provide(name: string, value: unknown): () => void {
+    return this.core.services.provide(name, value);
   }
 
   /** The current session (a new object after `resume()`, over the same log). */

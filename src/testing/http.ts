@@ -1,62 +1,115 @@
-// The simulated host's HTTP service and model completion (spec X-12): plugins mount plain request
-// handlers under a prefix; tests serve them on loopback with node:http. The simulated host has no
-// browser-session authentication, so it offers no trust fence and plugins use their loopback
-// fallback, as under a DSH host without that service.
+// The simulated host's web server (spec X-12), shaped as DSH rc.8's `webServer` service
+// (`@deepseek-ai/dsh-host-webserver`): named `exact` and `prefix` routes, exact over the whole table
+// and then the longest prefix, 404 with an empty body when nothing matches, a duplicate (kind, path)
+// refused in DSH's words, a handler's throw logged and answered 400. Like DSH's it has no trust fence:
+// plugins guard their own routes. Tests provide it to a host (`host.provide('webServer', server)`,
+// possibly after plugins loaded) and serve it on loopback.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CompletionRequest, HttpService, ModelCompletion, RequestHandler } from '../host/http.js';
+import type { Logger } from '../host/cordis.js';
+import type { WebRoute, WebServer } from '../host/http.js';
 
-/** Mounted routes of one host. */
-export class TestHttp implements HttpService {
-  readonly #routes: { prefix: string; handler: RequestHandler }[] = [];
+/** A loopback web server with DSH's route table. */
+export class TestWebServer implements WebServer {
+  readonly #exact = new Map<string, WebRoute>();
+  readonly #prefixes = new Map<string, WebRoute>();
+  #server: Server | undefined;
+  #port: number | undefined;
 
-  route(prefix: string, handler: RequestHandler): () => void {
-    const entry = { prefix, handler };
-    this.#routes.push(entry);
+  /** @param logger - where a handler's throw is reported (DSH: the web server's `logger.warn`). */
+  constructor(readonly logger?: Pick<Logger, 'warn'>) {}
+
+  /** The listening port; throws before `listen`. */
+  get port(): number {
+    if (this.#port === undefined) throw new Error('test web server: not listening; call listen() first');
+    return this.#port;
+  }
+
+  /** The loopback URL, once listening. */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /**
+   * Adds a route, as DSH's `register`.
+   * @param route - kind, absolute path without a trailing slash, handler.
+   * @returns the removal.
+   * @throws Error `webserver: duplicate <kind> route "<path>"` when the (kind, path) is taken.
+   */
+  register(route: WebRoute): () => void {
+    const table = route.kind === 'exact' ? this.#exact : this.#prefixes;
+    if (table.has(route.path)) throw new Error(`webserver: duplicate ${route.kind} route "${route.path}"`);
+    table.set(route.path, route);
     return () => {
-      const i = this.#routes.indexOf(entry);
-      if (i >= 0) this.#routes.splice(i, 1);
+      if (table.get(route.path) === route) table.delete(route.path);
     };
   }
 
-  /** Dispatches to the first route whose prefix matches and that handles the request; else 404. */
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0]!;
-    for (const { prefix, handler } of this.#routes.slice()) {
-      if (path.startsWith(prefix) && (await handler(req, res))) return;
-    }
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`no route for ${path}`);
+  /** Paths with a route now, exact ones first (for tests). */
+  get routes(): string[] {
+    return [...this.#exact.keys(), ...this.#prefixes.keys()];
   }
 
-  /** Serves the routes on 127.0.0.1 at a free port. */
-  async listen(): Promise<{ readonly url: string; close(): Promise<void> }> {
-    const server = createServer((req, res) => {
-      this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end(String(error));
+  /**
+   * Answers one request as DSH's server does.
+   * @param req - the request.
+   * @param res - its response.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const route = this.#match(new URL(req.url ?? '/', 'http://x').pathname);
+      if (route === undefined) {
+        res.writeHead(404).end();
+        return;
+      }
+      await route.handler(req, res);
+    } catch (error) {
+      this.logger?.warn('%s', error instanceof Error ? (error.stack ?? error.message) : String(error));
+      if (res.headersSent) res.destroy();
+      else res.writeHead(400).end();
+    }
+  }
+
+  /**
+   * Listens on 127.0.0.1.
+   * @param port - 0 (default) for a free port.
+   * @returns the URL and the closer.
+   */
+  async listen(port = 0): Promise<{ readonly url: string; close(): Promise<void> }> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}`,
-      close: () => new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-    };
+    this.#server = server;
+    this.#port = (server.address() as AddressInfo).port;
+    return { url: this.url, close: () => this.close() };
   }
-}
 
-/** A completion service answering from a test function, recording each request. */
-export class TestCompletion implements ModelCompletion {
-  readonly requests: CompletionRequest[] = [];
+  /** Stops listening and drops open connections. */
+  close(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    this.#port = undefined;
+    if (server === undefined) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  }
 
-  constructor(readonly answer: (request: CompletionRequest) => Promise<string> | string) {}
-
-  async complete(request: CompletionRequest): Promise<string> {
-    this.requests.push(request);
-    return this.answer(request);
+  #match(pathname: string): WebRoute | undefined {
+    const exact = this.#exact.get(pathname);
+    if (exact !== undefined) return exact;
+    let best: WebRoute | undefined;
+    for (const [prefix, route] of this.#prefixes) {
+      if (pathname !== prefix && !pathname.startsWith(`${prefix}/`)) continue;
+      if (best === undefined || prefix.length > best.path.length) best = route;
+    }
+    return best;
   }
 }

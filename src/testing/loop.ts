@@ -100,7 +100,7 @@ async function runStep(
     for (const message of entered) session.append(SessionEventType.userMessage, message, APPEND);
     const proposed: LlmCallConfig = { provider: agent.options.provider ?? 'scripted', model: agent.options.model ?? 'scripted' };
     const call = await agent.core.bus.waterfall<Promise<LlmCallConfig>>(HostEvent.agentRequest, agent, [{ agent, turn, step, signal }], async () => proposed);
-    const request: ModelRequest = deepFreeze({ system: systemText(assembly), tools: structuredClone(assembly.tools), messages: structuredClone(session.deriveMessages()), call: structuredClone(call) });
+    const request: ModelRequest = deepFreeze({ system: systemText(assembly), sections: assembly.sections.map((s) => ({ name: s.name, text: s.text })), tools: structuredClone(assembly.tools), messages: structuredClone(session.deriveMessages()), call: structuredClone(call) });
     host.requests.push(request);
     const answer = host.model.answer(request, turn, step);
     const calls = (answer.tools ?? []).map((call) => ({
@@ -166,8 +166,9 @@ function lastTurn(agent: TestAgent): number {
  * visible snapshot (contract §6 step 2c); none when suppressed or when there are no contexts.
  */
 function runtimeSnapshot(host: LoopHost, agent: TestAgent, assembly: PromptAssembly): UserMessage | undefined {
-  if (agent.core.prompt.runtimeContextSuppressed || assembly.contexts.length === 0) return undefined;
-  const sections = assembly.contexts.map((c) => ({ name: c.name, text: c.text }));
+  // As DSH renders the snapshot: the contexts with text, none at all when every one is empty.
+  const sections = assembly.contexts.filter((c) => c.text !== '').map((c) => ({ name: c.name, text: c.text }));
+  if (agent.core.prompt.runtimeContextSuppressed || sections.length === 0) return undefined;
   const previous = visibleUserMessages(agent.session).filter((v) => isPluginSource(v.message.source, RUNTIME_CONTEXT_PLUGIN)).at(-1);
   if (previous !== undefined && JSON.stringify((previous.message.source as { sections?: unknown }).sections) === JSON.stringify(sections)) return undefined;
   const text = [RUNTIME_CONTEXT_INTRO, ...sections.map((s) => s.text)].join('\n\n');

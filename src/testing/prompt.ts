@@ -23,6 +23,11 @@ interface Layer {
 export class PromptRegistry {
   readonly #layers = new Map<LayerKey, Layer>();
   #suppressed = 0;
+  /**
+   * The `refreshContext` re-check the seeds describe for DSH ≥ 0.2 (a `required` context a listener
+   * removed is put back). DSH rc.8 has none, so it is off unless a host asks for it.
+   */
+  refreshContexts = false;
 
   constructor(
     private readonly bus: EventBus,
@@ -75,9 +80,11 @@ export class PromptRegistry {
 
   /**
    * Renders sections and contexts for `ctx.scope ?? ctx.agent` (ascending order, stable; functions
-   * called; `{{variable}}` interpolated strictly; empty text dropped), adds the tool schemas the
-   * scope sees in name order, then runs the `system-prompt/assemble` waterfall. A `complete` section alone becomes
-   * the prompt, and is restored if a listener dropped it.
+   * called; `{{variable}}` interpolated strictly), adds the tool schemas the scope sees in name
+   * order, then runs the `system-prompt/assemble` waterfall. As in DSH, a section or context whose
+   * text is empty stays in the assembly the listeners see (the system prompt and the runtime
+   * snapshot leave it out when they render), and every section goes through the waterfall even when
+   * one is `complete`: that one alone becomes the prompt afterwards.
    */
   async assemble(ctx: AssembleContext = {}): Promise<PromptAssembly> {
     const scope = (ctx.scope ?? ctx.agent) as object | undefined;
@@ -96,8 +103,8 @@ export class PromptRegistry {
     const sections = ordered(merged((l) => l.sections));
     const complete = sections.find((s) => s.complete);
     const base: PromptAssembly = {
-      sections: (complete ? [complete] : sections).map((s) => render(s, 'system prompt section')).filter((s) => s.text !== ''),
-      contexts: ordered(merged((l) => l.contexts)).map((c) => render(c, 'runtime context')).filter((c) => c.text !== ''),
+      sections: sections.map((s) => render(s, 'system prompt section')),
+      contexts: ordered(merged((l) => l.contexts)).map((c) => render(c, 'runtime context')),
       // DSH orders the tools by name (code units) before the waterfall, so every assembly of one tool
       // set is byte-identical whatever the registration order.
       tools: this.tools.schemas(scope).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
@@ -105,8 +112,8 @@ export class PromptRegistry {
     };
     const agent = ctx.agent as Agent | undefined;
     const assembled = await this.bus.waterfall<Promise<PromptAssembly>>(HostEvent.systemPromptAssemble, agent, [base, ctx], async () => base);
-    const refreshed = refreshContexts(assembled, ordered(merged((l) => l.contexts)), (c) => render(c, 'runtime context'));
-    if (complete !== undefined) return { ...refreshed, sections: base.sections };
+    const refreshed = this.refreshContexts ? refreshContexts(assembled, ordered(merged((l) => l.contexts)), (c) => render(c, 'runtime context')) : assembled;
+    if (complete !== undefined) return { ...refreshed, sections: [render(complete, 'system prompt section')] };
     return refreshed;
   }
 }
@@ -129,9 +136,9 @@ function refreshContexts(assembly: PromptAssembly, registered: PromptContext[], 
   return { ...assembly, contexts: [...contexts, ...assembly.contexts.filter((a) => !known.has(a.name))] };
 }
 
-/** The system prompt text of an assembly: sections joined by a blank line. */
+/** The system prompt text of an assembly: its non-empty sections joined by a blank line. */
 export function systemText(assembly: PromptAssembly): string {
-  return assembly.sections.map((s) => s.text).join('\n\n');
+  return assembly.sections.map((s) => s.text).filter((text) => text !== '').join('\n\n');
 }
 
 function interpolate(text: string, variables: Record<string, string | undefined>, where: string): string {

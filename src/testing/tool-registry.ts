@@ -50,9 +50,20 @@ export class ToolRegistry {
     return addUnique(layer, name, def, 'tool', () => this.onChange());
   }
 
-  /** Adds a restriction for the global layer or one agent; returns its removal. */
+  /**
+   * Adds a restriction for one agent; returns its removal. Refuses what DSH refuses, in its words: a
+   * context-global restriction, an empty filter, the reserved `run_code`, and names the agent does
+   * not inherit (its own scope's registrations cannot be restricted).
+   */
   restrict(filter: ToolRestriction, scope: object | undefined): () => void {
-    const key = scope ?? GLOBAL;
+    if (scope === undefined) throw new Error('tools.restrict() requires a scoped context (agent.ctx): a context-global restriction would mask every agent — deny the tool for the intended agent instead');
+    if (filter.allow === undefined && filter.deny === undefined) throw new Error('tools.restrict({}) is a no-op: pass `allow` and/or `deny` (an empty filter is almost always a materialized-empty-config bug)');
+    const named = [...(filter.allow ?? []), ...(filter.deny ?? [])];
+    if (named.includes(CODE_MODE_TOOL)) throw new Error(`tools.restrict() cannot name reserved Code Mode presentation transport "${CODE_MODE_TOOL}"; restrict end-capability tools instead`);
+    const known = new Set([...(this.#layers.get(GLOBAL)?.keys() ?? [])].filter((name) => name !== CODE_MODE_TOOL));
+    const unknown = named.filter((name) => !known.has(name));
+    if (unknown.length > 0) throw new Error(`tools.restrict() names unknown global tool${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; known global tools: ${[...known].sort().join(', ') || '(none)'}`);
+    const key = scope;
     const list = this.#restrictions.get(key) ?? [];
     const entry = { allow: filter.allow?.slice(), deny: filter.deny?.slice() };
     list.push(entry);

@@ -57,6 +57,16 @@ export interface EngineExports {
   globFailedIndex(): number;
   globNeedWork(): number;
   globNeedOut(): number;
+
+  tokStateBytes(table: number, len: number): number;
+  tokLoad(table: number, len: number, tok: number, stateCap: number): number;
+  tokInfo(tok: number, field: number): number;
+  tokEncode(tok: number, text: number, units: number, flags: number, work: number, workBytes: number, ids: number, idsCap: number): number;
+  tokConsumed(): number;
+  tokDetail(): number;
+  tokDetail2(): number;
+  tokDecodeLength(tok: number, ids: number, count: number): number;
+  tokDecode(tok: number, ids: number, count: number, out: number, scratch: number): number;
 }
 
 type FunctionExport = Exclude<keyof EngineExports, 'memory'>;
@@ -76,6 +86,8 @@ const FUNCTIONS: Record<FunctionExport, true> = {
   globCompile: true, globCompileWorkspace: true, globTranslate: true, globDetail: true, globMatch: true,
   globMatchSet: true, globMatchWorkspace: true, globSetCacheBytes: true, globSetCacheReset: true, globSetWorkspace: true,
   globCompileSet: true, globFailedIndex: true, globNeedWork: true, globNeedOut: true,
+  tokStateBytes: true, tokLoad: true, tokInfo: true, tokEncode: true, tokConsumed: true, tokDetail: true, tokDetail2: true,
+  tokDecodeLength: true, tokDecode: true,
 };
 
 /** Every function export the adapters rely on; instantiation checks them all. */
@@ -98,6 +110,13 @@ export const REGEX_NO_SPACE = -253;
 export const CLASS_INVALID = -261;
 export const CLASS_UNSUPPORTED = -262;
 
+// the tokenizer (-3xx)
+export const TOKEN_BAD_TABLE = -301;
+export const TOKEN_NO_SPACE = -302;
+export const TOKEN_PIECE_TOO_LONG = -303;
+export const TOKEN_BAD_ID = -304;
+export const TOKEN_NOT_LOADED = -305;
+
 // flags
 export const GLOB_FLAG_DOT = 1;
 export const GLOB_RESULT_NEGATED = 2;
@@ -105,6 +124,8 @@ export const GLOB_RESULT_INVALID = 4;
 export const PROGRAM_NEGATED = 2;
 export const PROGRAM_NEVER = 4;
 export const PROGRAM_SUFFIX_OPT_SLASH = 0x40000000;
+export const TOKEN_FLAG_FINAL = 1;
+export const TOKEN_FLAG_IDS = 2;
 
 // sizes
 export const HASH_CTX_SIZE = 128;
@@ -112,4 +133,7 @@ export const READ_CTX_SIZE = 512;
 export const SHA1_HEX_SIZE = 40;
 export const SHA256_HEX_SIZE = 64;
 export const GLOB_MAX_PATTERN_BYTES = 65536;
+export const TOKEN_TABLE_HEADER_BYTES = 64;
+export const TOKEN_WORK_BYTES_PER_BYTE = 28;
+export const TOKEN_WORK_EXTRA_BYTES = 256;
 export const HOST_ALIGN = 64;

@@ -7,7 +7,7 @@
 
 import { GLOB_FLAG_DOT, GLOB_NO_SPACE, GLOB_RESULT_NEGATED } from './abi.js';
 import { engine } from './instance.js';
-import { adoptIo, claimIo, copyOut, MAX_IO_BYTES, ownsIo, readU32, readU32s, readUtf16, writeBytes, writeU32, writeUtf16, writeUtf16Strings } from './memory.js';
+import { adoptIo, claimIo, copyOut, maxIoBytes, ownsIo, readU32, readU32s, readUtf16, writeBytes, writeU32, writeUtf16, writeUtf16Strings } from './memory.js';
 import {
   GLOB_DFA_CACHE_BYTES, GLOB_MATCH_CHUNK_BYTES, GLOB_MAX_SET_BYTES, globCompileLayout, globMatchLayout, globPathBytes,
   globResidentLayout, globSetLowerBound, globTranslateCapacity, globTranslateLayout,
@@ -51,7 +51,7 @@ export function compileGlobSet(patterns: readonly string[], dot: boolean): GlobC
   let failed = -1; // the pattern that asked for more room last
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const plan = globCompileLayout(count, units, work, outCap);
-    if (plan.total > MAX_IO_BYTES) return { ok: false, kind: 'memory', index: Math.max(failed, 0), bytes: plan.total };
+    if (plan.total > maxIoBytes()) return { ok: false, kind: 'memory', index: Math.max(failed, 0), bytes: plan.total };
     const at = claimIo(plan.total);
     writeUtf16Strings(patterns, 0, count, at, at + plan.offsets);
     const out = at + plan.out;

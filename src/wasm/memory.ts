@@ -4,13 +4,15 @@
 // before anything grows, grows memory if needed, and takes the area from its previous owner. A
 // structure that stays in the I/O area between calls (a compiled glob set) adopts it after placing
 // itself (adoptIo), and asks ownsIo() before trusting that it is still there: any other claim in
-// between (another set, a digest batch, a string moved in) makes it place itself again.
+// between (another set, a digest batch, a string moved in) makes it place itself again. A structure
+// that must stay for the life of the process (the tokenizer's state, a few MiB) is reserved once at the
+// start of the I/O area (reserveResident), which then begins after it.
 //
 // Only the adapters in this directory import this file; src/engine sees strings, bytes and numbers.
 
-import { HASH_CTX_SIZE } from './abi.js';
+import { HASH_CTX_SIZE, HOST_ALIGN } from './abi.js';
 import { engine } from './instance.js';
-import { ENGINE_MAX_MEMORY_BYTES, FIXED_BYTES, PAGE_BYTES, READ_HEADROOM, SMALL_OUT_BYTES } from './sizes.js';
+import { align, ENGINE_MAX_MEMORY_BYTES, FIXED_BYTES, PAGE_BYTES, READ_HEADROOM, SMALL_OUT_BYTES } from './sizes.js';
 
 const base = engine.heapBase();
 
@@ -26,17 +28,22 @@ export const layout = Object.freeze({
   readSlot: base + 3 * HASH_CTX_SIZE,
   /** Small outputs: hex digests (up to two SHA-256 digests) and u32 results. */
   out: base + FIXED_BYTES - SMALL_OUT_BYTES - READ_HEADROOM,
-  /** Start of the I/O area (READ_HEADROOM writable bytes lie just before it). */
+  /** Where the I/O area starts until something is reserved (READ_HEADROOM writable bytes lie just before it). */
   io: base + FIXED_BYTES,
 });
 
-/** The most bytes one claim may ask for. */
-export const MAX_IO_BYTES = ENGINE_MAX_MEMORY_BYTES - layout.io;
+/** Start of the I/O area: after the fixed region and whatever reserveResident() has reserved. */
+let ioBase = layout.io;
+
+/** The most bytes one claim may ask for now (less once something is resident). */
+export function maxIoBytes(): number {
+  return ENGINE_MAX_MEMORY_BYTES - ioBase;
+}
 
 /** A claim beyond the engine's memory limit: nothing was grown or written. */
 export class MemoryLimitError extends RangeError {
   constructor(readonly requested: number) {
-    super(`dsh-context-engine: the call needs ${layout.io + requested} bytes of WASM memory; the engine's limit is ${ENGINE_MAX_MEMORY_BYTES} (ENGINE_MAX_MEMORY_BYTES)`);
+    super(`dsh-context-engine: the call needs ${ioBase + requested} bytes of WASM memory; the engine's limit is ${ENGINE_MAX_MEMORY_BYTES} (ENGINE_MAX_MEMORY_BYTES)`);
     this.name = 'RangeError';
   }
 }
@@ -77,8 +84,8 @@ let ioOwner: object | null = null;
  * given up: it must place itself again.
  */
 export function claimIo(bytes: number): number {
-  if (!(bytes <= MAX_IO_BYTES)) throw new MemoryLimitError(bytes);
-  const end = layout.io + bytes;
+  if (!(bytes <= maxIoBytes())) throw new MemoryLimitError(bytes);
+  const end = ioBase + bytes;
   const size = engine.memory.buffer.byteLength;
   if (end > size) {
     try {
@@ -89,7 +96,24 @@ export function claimIo(bytes: number): number {
   }
   if (u8.buffer !== engine.memory.buffer) refreshViews();
   ioOwner = null;
-  return layout.io;
+  return ioBase;
+}
+
+/**
+ * Keeps the first `bytes` bytes of the I/O area (which the caller has claimed and filled) for the
+ * rest of the process: the I/O area starts after them from now on. Returns their address. Whatever
+ * else was resident there must place itself again.
+ */
+export function reserveResident(bytes: number): number {
+  const at = ioBase;
+  ioBase = at + align(bytes, HOST_ALIGN);
+  ioOwner = null;
+  return at;
+}
+
+/** Bytes reserved for the life of the process (reserveResident). */
+export function residentBytes(): number {
+  return ioBase - layout.io;
 }
 
 /** Records that `owner` has placed data worth keeping at the start of the I/O area. */
@@ -183,6 +207,18 @@ export function writeUtf8(text: string, ptr: number, capacity: number): number {
 /** A copy of `length` bytes at `ptr`. */
 export function copyOut(ptr: number, length: number): Uint8Array {
   return u8.slice(ptr, ptr + length);
+}
+
+/** Writes `values` as u32 words from `ptr` (4-byte aligned); each becomes its value modulo 2^32. */
+export function writeU32s(ptr: number, values: ArrayLike<number>): void {
+  u32.set(values, ptr >>> 2);
+}
+
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The `length` bytes at `ptr` decoded as UTF-8 (a leading BOM is kept; ill-formed bytes become U+FFFD). */
+export function readUtf8(ptr: number, length: number): string {
+  return utf8Decoder.decode(u8.subarray(ptr, ptr + length));
 }
 
 /** Writes the u32 `value` at `ptr` (4-byte aligned). */

@@ -3,7 +3,9 @@
 // largest call of every kind fits under ENGINE_MAX_MEMORY_BYTES (test/engine/limits.test.ts checks
 // the sums and drives the worst cases). Nothing here touches memory.
 
-import { GLOB_MAX_PATTERN_BYTES, HASH_CTX_SIZE, READ_CTX_SIZE, SHA256_HEX_SIZE } from './abi.js';
+import {
+  GLOB_MAX_PATTERN_BYTES, HASH_CTX_SIZE, READ_CTX_SIZE, SHA256_HEX_SIZE, TOKEN_WORK_BYTES_PER_BYTE, TOKEN_WORK_EXTRA_BYTES,
+} from './abi.js';
 
 export const PAGE_BYTES = 65536;
 
@@ -130,4 +132,42 @@ export function globMatchLayout(start: number, units: number, paths: number, wor
   const out = offsets + align((paths + 1) * 4, 16);
   const workAt = out + align(paths * words * 4, 16);
   return { paths: pathsAt, offsets, out, work: workAt, end: workAt + work };
+}
+
+// ---- the tokenizer ------------------------------------------------------------------------------
+
+/** Code units of text one tokEncode call gets at first; a chunk grows only around a longer pre-token. */
+export const TOKEN_CHUNK_UNITS = 1 << 15;
+/**
+ * The longest pre-token the tokenizer takes, in UTF-8 bytes (a run the split rules keep whole: one
+ * word of letters, one run of spaces, punctuation or symbols). Its BPE needs
+ * TOKEN_WORK_BYTES_PER_BYTE bytes of work per byte: 56 MiB at this limit.
+ */
+export const TOKEN_MAX_PIECE_BYTES = 1 << 21;
+/** The largest chunk tried: a pre-token that is still unfinished in it is over TOKEN_MAX_PIECE_BYTES. */
+export const TOKEN_MAX_CHUNK_UNITS = 2 * TOKEN_MAX_PIECE_BYTES;
+/** Most ids one call writes (at least TOKEN_MAX_PIECE_BYTES, so any piece fits). */
+export const TOKEN_MAX_CALL_IDS = TOKEN_MAX_PIECE_BYTES;
+/** Most ids decodeTokens takes at once, and most UTF-8 bytes they may stand for. */
+export const TOKEN_MAX_DECODE_IDS = 1 << 22;
+export const TOKEN_MAX_DECODE_BYTES = 1 << 24;
+
+/** `work` bytes tokEncode needs for pre-tokens of up to `pieceBytes` UTF-8 bytes (assembly/README.md). */
+export const tokenWorkBytes = (pieceBytes: number): number => TOKEN_WORK_BYTES_PER_BYTE * pieceBytes + TOKEN_WORK_EXTRA_BYTES;
+
+/** Layout of a tokEncode call over `units` code units: the text, the work area, then the ids (if wanted). */
+export function tokenEncodeLayout(units: number, ids: boolean): { work: number; workBytes: number; ids: number; idsCap: number; total: number } {
+  // No pre-token of the chunk has more UTF-8 bytes than 3 per code unit.
+  const workBytes = tokenWorkBytes(Math.min(3 * units, TOKEN_MAX_PIECE_BYTES));
+  const work = align(utf16Bytes(units), 16);
+  const idsAt = work + align(workBytes, 16);
+  const idsCap = ids ? Math.min(3 * units, TOKEN_MAX_CALL_IDS) : 0;
+  return { work, workBytes, ids: idsAt, idsCap, total: idsAt + 4 * idsCap };
+}
+
+/** Layout of a tokDecode call: the ids, the raw bytes (`bytes` + 16), then the output (3 × bytes + 16). */
+export function tokenDecodeLayout(count: number, bytes: number): { scratch: number; out: number; total: number } {
+  const scratch = align(4 * count, 16);
+  const out = scratch + align(bytes + 16, 16);
+  return { scratch, out, total: out + 3 * bytes + 16 };
 }

@@ -1,14 +1,15 @@
 // The dsh-context binary as a user runs it (issue 9): a subprocess on fixture repositories, asserting
 // output, exit codes and --json shapes, errors included.
 
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
 import * as workspaceContext from '../../src/plugins/workspace-context/index.js';
 import { createTestHost } from '../../src/testing/index.js';
 import { bin, cleanUp, cli, fixture, tempDir } from '../support/cli.js';
+import { referenceEncode } from '../support/tokenizer.js';
 
 afterAll(cleanUp);
 
@@ -61,15 +62,17 @@ describe('inspect', () => {
     await host.run('hi', [{ text: 'ok' }]);
     const injected = host.requests[0]!.messages.find((m) => m.source.kind === 'agent-instructions')!;
     expect(report.messages.find((m: { kind: string }) => m.kind === 'agent-instructions').blocks).toEqual(injected.content.map((b) => (b as { text: string }).text));
+    // Tokens: the reference tokenizer's count of each file's text as the message holds it (escaped).
+    const sha1 = expect.stringMatching(/^[0-9a-f]{40}$/);
     expect(report.workspace.files).toEqual([
-      { path: '$DSH_HOME/AGENTS.md', status: 'injected', bytes: 13, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
-      { path: 'AGENTS.md', status: 'injected', bytes: 30, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      { path: '$DSH_HOME/AGENTS.md', status: 'injected', bytes: 13, tokens: referenceEncode('global rules\n').length, sha1 },
+      { path: 'AGENTS.md', status: 'injected', bytes: 30, tokens: referenceEncode('root <\\/system-reminder> rules\n').length, sha1 },
       { path: 'CLAUDE.md', status: 'duplicate', bytes: 33, note: 'same text as AGENTS.md once trimmed: rendered once, as AGENTS.md' },
-      { path: 'pkg/AGENTS.md', status: 'injected', bytes: 20, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
-      { path: 'pkg/AGENTS.local.md', status: 'injected', bytes: 14, sha1: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      { path: 'pkg/AGENTS.md', status: 'injected', bytes: 20, tokens: referenceEncode('规则 for pkg 😀\n').length, sha1 },
+      { path: 'pkg/AGENTS.local.md', status: 'injected', bytes: 14, tokens: referenceEncode('local overlay\n').length, sha1 },
     ]);
     expect(report).toMatchObject({ cwd: 'pkg', projectRoot: '.', dshHome: { path: home, display: '$DSH_HOME' } });
-    expect(Object.keys(report.timings).sort()).toEqual(['memory', 'probe', 'projectRoot', 'readDigest', 'render', 'rules', 'session']);
+    expect(Object.keys(report.timings).sort()).toEqual(['memory', 'probe', 'projectRoot', 'readDigest', 'render', 'rules', 'session', 'tokens']);
   });
 
   it('reports what the budget omitted and cut, and files it could not read or would not read', () => {
@@ -101,13 +104,14 @@ describe('inspect', () => {
   it('--sample shows the bundled monorepo: instructions, memory index, rules now and waiting, messages verbatim', () => {
     const out = cli(['inspect', '--sample']);
     expect([out.code, out.stderr]).toEqual([0, '']);
-    expect(out.stdout).toContain('  duplicate  CLAUDE.md                     198 B  same text as AGENTS.md once trimmed: rendered once, as AGENTS.md');
+    expect(out.stdout).toContain('  duplicate  CLAUDE.md                     198 B             same text as AGENTS.md once trimmed: rendered once, as AGENTS.md');
     expect(out.stdout).toMatch(/  now +~\/\.claude\/rules\/git\.md/);
-    expect(out.stdout).toMatch(/  waiting +\.claude\/rules\/api\.md +104 B +paths: packages\/api\/\*\*\/\*\.ts/);
+    expect(out.stdout).toMatch(/  waiting +\.claude\/rules\/api\.md +104 B +30 tokens +paths: packages\/api\/\*\*\/\*\.ts/);
     expect(out.stdout).toContain('Request 1, in order\n  #1  auto-memory/index');
     expect(out.stdout).toContain('Instructions from: ~/.dsh/AGENTS.md\n\n# My defaults');
     const json = JSON.parse(cli(['inspect', '--sample', '--json']).stdout);
-    expect(json.messages.map((m: { kind: string }) => m.kind)).toEqual(['auto-memory/index', 'auto-memory/rules', 'user', 'agent-instructions']);
+    // The bundle's four plugins: context-profiles' environment facts come as the runtime context (plugin).
+    expect(json.messages.map((m: { kind: string }) => m.kind)).toEqual(['auto-memory/index', 'auto-memory/rules', 'user', 'agent-instructions', 'plugin']);
     expect(json.memory).toMatchObject({ status: 'injected', lines: 4, truncated: false });
     expect(json.rules.waiting.map((r: { path: string }) => r.path)).toEqual(['~/.dsh/rules/docs.md', '.dsh/rules/tests.md', '.claude/rules/api.md']);
   });
@@ -136,15 +140,16 @@ describe('rules', () => {
   });
 });
 
-describe('profiles serve', () => {
-  it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
-    const home = tempDir('dsh-cli-profiles-');
-    // A chosen profile: a started session would be recorded in the state file; serving must not start one.
-    const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
-    const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });
-    writeFileSync(join(home, 'session-context-config.json'), state);
-    const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
-    let out = '';
+/** Starts `profiles serve` on `home`; resolves with the panel URL, the output so far and a stopper that resolves with the exit code. */
+async function serve(home: string): Promise<{ url: string; out: () => string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  let out = '';
+  try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
@@ -153,16 +158,45 @@ describe('profiles serve', () => {
       });
       child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
-    expect(out).toContain(`state file: ${join(home, 'session-context-config.json')}`);
+    return { url, out: () => out, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+describe('profiles serve', () => {
+  it('serves the context-profiles panel and API on loopback for the given home, and stops on SIGTERM', async () => {
+    const home = tempDir('dsh-cli-profiles-');
+    // A chosen profile: a started session would be recorded in the state file; serving must not start one.
+    const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
+    const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });
+    writeFileSync(join(home, 'session-context-config.json'), state);
+    const { url, out, stop } = await serve(home);
+    expect(out()).toContain(`state file: ${join(home, 'session-context-config.json')}`);
     const served = (await (await fetch(`${url}api/state`)).json()) as { profiles: { id: string }[]; catalog: { name: string }[] };
     expect(served.profiles.map((p) => p.id)).toEqual(expect.arrayContaining(['full', 'lean', 'minimal']));
     expect(served.catalog.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'memory', 'recall_turn']));
     expect(await (await fetch(url)).text()).toMatch(/^<!doctype html>/i);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await stop()).toBe(0);
     // The store may rewrite the file in its normal form on load, but it holds no session record.
     expect(JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8')).sessions).toEqual({});
+  });
+
+  it('CP-31 serves with a FIFO at the state path: starts (no hang), the API says the path is refused, a save is 503, the FIFO stays', async () => {
+    const home = tempDir('dsh-cli-profiles-');
+    const file = join(home, 'session-context-config.json');
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    const { url, stop } = await serve(home);
+    try {
+      const served = (await (await fetch(`${url}api/state`)).json()) as { load: unknown; lastUsedId: string };
+      expect(served.load).toEqual({ kind: 'refused', reason: 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file' });
+      const save = await fetch(`${url}api/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"lastUsedId":"lean"}' });
+      expect(save.status).toBe(503);
+      expect(lstatSync(file).isFIFO()).toBe(true);
+    } finally {
+      await stop();
+    }
   });
 
   it('a bad --port is a usage error', () => {

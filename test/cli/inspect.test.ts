@@ -9,6 +9,7 @@ import { projectKey } from '../../src/host/index.js';
 import * as autoMemory from '../../src/plugins/auto-memory/index.js';
 import { createTestHost } from '../../src/testing/index.js';
 import { cleanUp, cli, fixture, tempDir } from '../support/cli.js';
+import { referenceEncode } from '../support/tokenizer.js';
 
 afterAll(cleanUp);
 
@@ -100,7 +101,10 @@ describe("issue 18 item 11: inspect shows MEMORY.md through auto-memory's own bo
     expect(shown).toBe((message!.content[0] as { text: string }).text);
     expect(report.memory).toMatchObject({ status: 'truncated', lines: 200, truncated: true, size: Buffer.byteLength(`${lines.join('\n')}\n`) });
     const text = cli(['inspect', repo, '--dsh-home', home, '--summary']).stdout;
-    expect(text).toMatch(/MEMORY\.md: 9\.3 KiB; injected truncated to fit 200 lines \/ 25,600 bytes: 200 lines, 6\.1 KiB\n/);
+    // Tokens of the body the message holds (its 200 lines), as the reference tokenizer counts them.
+    const body = lines.slice(0, 200).join('\n');
+    expect(report.memory.tokens).toBe(referenceEncode(body).length);
+    expect(text).toContain(`MEMORY.md: 9.3 KiB; injected truncated to fit 200 lines / 25,600 bytes: 200 lines, 6.1 KiB, ${report.memory.tokens.toLocaleString('en-US')} tokens\n`);
   });
 
   it('a symbolic link is refused, as the plugin refuses it (nothing injected), not "injected whole"', async () => {
@@ -145,9 +149,10 @@ describe('issue 19: inspect explains what it finds', () => {
     });
     symlinkSync('CONTRIBUTING.md', join(repo, 'CLAUDE.md'));
     const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
-    expect(report.workspace.files).toEqual([{ path: 'CLAUDE.md', status: 'injected', bytes: 76, sha1: expect.any(String), target: 'CONTRIBUTING.md', imports: ['@docs/style.md', '@AGENTS.md'] }]);
+    const tokens = referenceEncode('How to contribute.\n@docs/style.md\n  @AGENTS.md and more\nmail me@example.com\n').length;
+    expect(report.workspace.files).toEqual([{ path: 'CLAUDE.md', status: 'injected', bytes: 76, tokens, sha1: expect.any(String), target: 'CONTRIBUTING.md', imports: ['@docs/style.md', '@AGENTS.md'] }]);
     const text = cli(['inspect', repo, '--dsh-home', home, '--summary']).stdout;
-    expect(text).toContain('  injected  CLAUDE.md -> CONTRIBUTING.md  76 B');
+    expect(text).toContain(`  injected  CLAUDE.md -> CONTRIBUTING.md  76 B  ${tokens} tokens`);
     expect(text).toContain('  @-imports are injected as written: DSH does not read the files they name (Claude Code would):\n    CLAUDE.md  @docs/style.md, @AGENTS.md\n');
   });
 

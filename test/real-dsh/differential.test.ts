@@ -3,14 +3,15 @@
 // (the same plugin modules from src, the same row configs from our bundle patch, the same files on
 // a real disk, the headless profile's two runtime contexts), and the model requests must be equal.
 // What only one host has is set aside, and nothing else: DSH's system prompt and its own tools (the
-// simulated host has a small stand-in set) and the text of DSH's own file tools' results (read,
-// write, edit, run_code). Ids are normalized: the temporary root, and log seqs (DSH logs bookkeeping
+// simulated host has a small stand-in set) and the text of Code Mode's results (the simulated
+// `run_code` runs a list of calls, not code). Both run at the same paths. Ids are normalized: the temporary root, and log seqs (DSH logs bookkeeping
 // events the simulated host does not: each distinct seq becomes `<seq-n>` by first appearance, so
 // two references to one event still match and references to different events still differ).
 // Everything our plugins put in front of the model — their messages, their position, their tools'
 // schemas and results — and DSH's runtime-context snapshots must match byte for byte.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,12 +34,14 @@ const MODULES: Record<string, PluginModule> = {
 };
 /** The tools our plugins register; DSH's own tools differ between the hosts by design. */
 const OUR_TOOLS = ['memory', 'recall_turn', 'recall_step', 'recall_search', 'expand_result', 'tool_search'];
-/** DSH's own tools whose result text the simulated host does not reproduce. */
-const HOST_TOOLS = ['read', 'write', 'edit', 'run_code'];
+/** DSH's own tools whose result text the simulated host does not reproduce (its `run_code` runs a list of calls, not code). */
+const HOST_TOOLS = ['run_code'];
 
 /** The rows our bundle patch inserts, with their shipped configs. */
 const BUNDLE = new Map((parse(readFileSync(new URL('../../cordis.patch.yml', import.meta.url), 'utf8')) as { insert?: { id: string; config?: unknown }[] }[])
   .flatMap((entry) => entry.insert ?? []).map((row) => [row.id, row.config]));
+
+const roots: string[] = [];
 
 type Step =
   | { readonly run: string; readonly script: readonly StepAnswer[] }
@@ -88,8 +91,14 @@ function comparable(root: string, seqs: Map<string, string>, ids: Map<string, st
   return JSON.parse(text) as Comparable;
 }
 
-async function onRealDsh(scenario: Scenario): Promise<Comparable[]> {
-  const host = dshHost({ files: scenario.files, homeFiles: scenario.homeFiles, cwd: scenario.cwd });
+/**
+ * Runs the scenario on real DSH, then stops it and keeps its temporary root for the simulated run:
+ * DSH's tools put absolute paths in their results (and slice-tape fingerprints them), so both hosts
+ * run at the very same paths.
+ */
+async function onRealDsh(scenario: Scenario): Promise<{ requests: Comparable[]; root: string }> {
+  const host = dshHost({ files: scenario.files, homeFiles: scenario.homeFiles, cwd: scenario.cwd, keep: true });
+  roots.push(host.root);
   for (const row of scenario.rows) host.use(row);
   for (const step of scenario.steps) {
     if ('run' in step) await host.run(step.run, step.script.map(withUsage));
@@ -100,7 +109,9 @@ async function onRealDsh(scenario: Scenario): Promise<Comparable[]> {
   expect(stderrOf(host)).toBe('');
   const seqs = new Map<string, string>();
   const ids = new Map<string, string>();
-  return host.requests.map((r) => comparable(host.root, seqs, ids, r.messages, r.tools ?? []));
+  const requests = host.requests.map((r) => comparable(host.root, seqs, ids, r.messages, r.tools ?? []));
+  await host.close();
+  return { requests, root: host.root };
 }
 
 /** The runtime contexts DSH's headless profile registers (its sandbox and approval policies), as it words them. */
@@ -109,14 +120,14 @@ function headlessRuntimeContexts(host: TestHost, cwd: string): void {
   host.ctx.systemPrompt.context({ name: HostContextName.approvalPolicy, order: 1, text: 'Approval policy: ask. Operations that require approval may ask through the configured answerers; without an available answerer, the request fails closed.' });
 }
 
-const roots: string[] = [];
+
 afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-async function onSimulatedHost(scenario: Scenario): Promise<Comparable[]> {
-  const root = mkdtempSync(join(tmpdir(), 'dsh-sim-'));
-  roots.push(root);
+/** Runs the scenario on the simulated host in `root`, emptied and laid out again as real DSH's was. */
+async function onSimulatedHost(scenario: Scenario, root: string): Promise<Comparable[]> {
+  rmSync(root, { recursive: true, force: true });
   const home = join(root, 'home');
   const workspace = join(root, 'work');
   const cwd = join(workspace, scenario.cwd ?? '.');
@@ -128,7 +139,9 @@ async function onSimulatedHost(scenario: Scenario): Promise<Comparable[]> {
   };
   put(home, scenario.homeFiles ?? {});
   put(workspace, scenario.files);
-  mkdirSync(join(workspace, '.git'), { recursive: true });
+  // A git work tree, as the real host's (context-profiles samples its branch and status).
+  const git = spawnSync('git', ['init', '-q'], { cwd: workspace });
+  if (git.status !== 0) throw new Error(`git init failed in ${workspace}`);
   mkdirSync(cwd, { recursive: true });
   const fs = createNodeFileSystem({ cwd });
   const requests: Comparable[] = [];
@@ -197,21 +210,17 @@ describe('the simulated host makes the requests real DSH makes (differential)', 
         { run: 'next day', script: [{ tools: [{ name: 'memory', id: 'c5', input: { command: 'view', path: '/memories/pnpm.md' } }] }, { text: 'ok' }] },
       ],
     }],
-    // DSH's file tools stay out of this one until the simulated host words their results as DSH does:
-    // slice-tape's tape lines and read index are built from those results' text. context-profiles
-    // joins when its environment-facts context reaches real DSH's runtime snapshot as it reaches the
-    // simulated host's (issue "context-profiles in real DSH").
-    ['workspace-context, auto-memory and slice-tape together: three turns with memory, sealing and recall', {
-      rows: ['workspace-context', 'auto-memory', 'slice-tape'], files, homeFiles,
+    ['all four plugins, as the bundle mounts them: three turns with reads, memory, sealing and recall', {
+      rows: ['workspace-context', 'auto-memory', 'slice-tape', 'context-profiles'], files, homeFiles,
       steps: [
-        { run: 'turn 1', script: [{ tools: [{ name: 'memory', id: 'c1', input: { command: 'view', path: '/memories' } }] }, { tools: [{ name: 'memory', id: 'c2', input: { command: 'create', path: '/memories/pnpm.md', file_text: memory('pnpm', 'use pnpm') } }] }, { text: 'one' }] },
+        { run: 'turn 1', script: [read('src/a.ts', 'c0'), { tools: [{ name: 'memory', id: 'c1', input: { command: 'view', path: '/memories' } }] }, { tools: [{ name: 'memory', id: 'c2', input: { command: 'create', path: '/memories/pnpm.md', file_text: memory('pnpm', 'use pnpm') } }] }, { text: 'one' }] },
         { run: 'turn 2', script: [{ text: 'two' }] },
         { run: 'turn 3', script: [{ tools: [{ name: 'recall_turn', id: 'c3', input: { turn: 1, view: 'full' } }] }, { tools: [{ name: 'recall_search', id: 'c4', input: { query: 'pnpm' } }] }, { text: 'three' }] },
       ],
     }],
   ])('%s', async (_name, scenario) => {
-    const real = await onRealDsh(scenario);
-    const simulated = await onSimulatedHost(scenario);
+    const { requests: real, root } = await onRealDsh(scenario);
+    const simulated = await onSimulatedHost(scenario, root);
     // One request per scripted answer: nothing was skipped on either side.
     expect(real).toHaveLength(scenario.steps.reduce((n, step) => n + ('run' in step ? step.script.length : 0), 0));
     expect(simulated).toEqual(real);

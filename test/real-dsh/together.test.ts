@@ -43,7 +43,7 @@ describe('the four plugins together in real DSH (X-11)', () => {
     // sealed into tape entries around the other plugins' messages, which stay raw in place (ST's
     // coexistence rules); turn 2 is sealed whole; turn 3 is live.
     expect(surface.map((seq) => kind(events[seq]!))).toEqual([
-      'user', 'agent-instructions', 'plugin:slice:history', 'agent-instructions', 'auto-memory:rules', 'plugin:@deepseek-ai/dsh-system-prompt',
+      'user', 'agent-instructions', 'plugin:@deepseek-ai/dsh-system-prompt', 'plugin:slice:history', 'agent-instructions', 'auto-memory:rules',
       'plugin:slice:history', 'auto-memory:index', 'plugin:slice:history', 'plugin:slice:history',
       'user', 'assistant/message', 'tool/result', 'assistant/message',
     ]);
@@ -51,8 +51,8 @@ describe('the four plugins together in real DSH (X-11)', () => {
     const visible = surface.map((seq) => events[seq]!);
     expect(text(visible[1]!.seq)).toBe(baselineText(section('AGENTS.md', '# Root\nUse pnpm.\n')));
     // The instruction loader's message first, then other plugins' additions (AM-27, WC §10.1).
-    expect(text(visible[3]!.seq)).toBe(frame(added('src/AGENTS.md', 'src', '# Src\nStrict TS.\n')));
-    expect(text(visible[4]!.seq)).toBe(`<system-reminder>\n${RULES_INTRO}\n\nRule from: .claude/rules/ts.md\n\nTS rule.\n</system-reminder>`);
+    expect(text(visible[4]!.seq)).toBe(frame(added('src/AGENTS.md', 'src', '# Src\nStrict TS.\n')));
+    expect(text(visible[5]!.seq)).toBe(`<system-reminder>\n${RULES_INTRO}\n\nRule from: .claude/rules/ts.md\n\nTS rule.\n</system-reminder>`);
     expect(text(visible[7]!.seq)).toContain('- [pnpm](pnpm.md) — use pnpm');
     // The model's last request is exactly the surface it was built from (plus the system prompt).
     const last = host.requests.at(-1)!;

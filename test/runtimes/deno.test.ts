@@ -10,7 +10,7 @@ const env = { DENO_DIR: join(ROOT, TOOLS_DIR, 'deno-dir') };
 const deno = (): string => toolPath('Deno', inject('runtimeTools').deno);
 
 describeRuntime('Deno', async () => {
-  const args = ['run', '--no-prompt', '--allow-read=build/engine.wasm', 'examples/deno/main.ts'];
+  const args = ['run', '--no-prompt', '--allow-read=build/engine.wasm,build/deepseek-v3.tokenizer', 'examples/deno/main.ts'];
   return { demo: JSON.parse(runExample(deno(), [...args, '--json'], env)), text: runExample(deno(), args, env) };
 });
 

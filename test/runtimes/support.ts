@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { oracle } from '../support/glob.js';
 import { nodeHash, referenceCap, referenceTruncate } from '../support/reference.js';
+import { referenceDecode, referenceEncode } from '../support/tokenizer.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -32,12 +33,24 @@ const CUTS_BY_HAND = ['', 'a', 'a', 'aé', 'aé', 'aé', 'aé世', 'aé世', 'a�
 const GLOB_PATTERNS = ['**/*.ts', 'src/*.js', '*.{md,txt}', 'docs/**', '**/.env', '!**/*.test.ts', 'src/[a-c]*.ts', '?.md', 'lib/**/index.{js,d.ts}', '{a..c}/*.ts'];
 const GLOB_PATHS = ['src/a.ts', 'src/deep/b.ts', 'src/a.js', 'src/x.test.ts', 'README.md', 'notes.txt', 'a.md', 'docs/guide/intro.md', '.env', 'config/.env', 'b/y.ts', 'lib/index.js', 'lib/x/index.d.ts', './src/c.ts', '.hidden/z.ts'];
 
+/** The tokenizer's texts: code, Markdown with CJK, emoji, combining marks, whitespace, a lone surrogate, added tokens. */
+const TOKEN_TEXTS = [
+  'Hello, my dog is cute',
+  'function add(a, b) {\n  return a + b; // 12345\n}\n',
+  '# 标题\n\n中文字符串，日本語のテキスト。한국어',
+  'emoji 😀👍🏽👨‍👩‍👧 and e\u0301 combining',
+  '   spaces\t\ttabs\r\n\r\nlines   ',
+  'lone \uD800 surrogate',
+  '<｜User｜>hi<｜Assistant｜>',
+];
+
 interface Demo {
   digests: { input: string; length: number; sha1Bytes: string; sha256Bytes: string; sha1String: string; sha256String: string; sha256Streamed: string }[];
   cuts: { text: string; maxBytes: number; prefix: string; bytes: number }[];
   caps: { text: string; count: number; max: number; prefix: string }[];
   globs: { pattern: string; dot: boolean; path: string; match: boolean }[];
   refused: { pattern: string; error: string | null }[];
+  tokens: { text: string; count: number; ids: number[]; decoded: string }[];
 }
 
 /** Checks the SHA-1 and SHA-256 results: one-shot over UTF-8 bytes and over the string's UTF-16 units, and streamed (init, update, final). */
@@ -82,6 +95,16 @@ export function expectGlobs(demo: Demo): void {
   ]);
 }
 
+/** Checks the DeepSeek V3 ids, counts and decoded texts against the reference tokenizer. */
+export function expectTokens(demo: Demo): void {
+  expect(demo.tokens.map((t) => t.text)).toEqual(TOKEN_TEXTS);
+  for (const t of demo.tokens) {
+    const ids = referenceEncode(t.text);
+    expect(t, t.text).toEqual({ text: t.text, count: ids.length, ids, decoded: referenceDecode(ids) });
+  }
+  expect(demo.tokens[0]!.ids).toEqual([19923, 14, 1026, 6397, 344, 33125]);
+}
+
 /** Runs `file` with `args` from the repository root; fails with its output unless it exits 0. */
 export function runExample(file: string, args: readonly string[], env: Record<string, string> = {}): string {
   const result = spawnSync(file, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20, env: { ...process.env, ...env } });
@@ -96,6 +119,7 @@ export function expectReadableOutput(stdout: string): void {
   expect(stdout).toContain(`sha256("abc") = ${FIPS[FIPS_ABC]!.sha256}\n`);
   expect(stdout).toContain(`cut "aé世🌍b" to 9 B → "aé世" (6 B)\n`);
   expect(stdout).toContain('glob !**/*.test.ts matches src/a.ts\n');
+  expect(stdout).toContain('6 DeepSeek V3 tokens in "Hello, my dog is cute": 19923 14 1026 6397 344 33125');
 }
 
 export type { Demo };
@@ -132,6 +156,9 @@ export function describeRuntime(runtime: string, run: () => Promise<ExampleRun>)
     });
     it(`X-14 X-07 ${runtime}: compiled globs answer as picomatch 4, with and without dot; extglobs and empty patterns are refused`, () => {
       expectGlobs(get().demo);
+    });
+    it(`X-14 ${runtime}: DeepSeek V3 token ids, counts and decoded text from the raw .wasm and the tokenizer table equal the reference tokenizer`, () => {
+      expectTokens(get().demo);
     });
     it(`X-14 ${runtime}: the example prints its answers for a person`, () => {
       expectReadableOutput(get().text);

@@ -65,8 +65,8 @@ export function hostTools(): ToolDefinition[] {
   return [
     tool('grep', 'Search file contents with a regular expression. Returns matching lines.', obj({ pattern: str('Regex.'), path: str('Directory.') }, ['pattern'])),
     tool('bash', 'Run a shell command. Output is returned when it finishes.', obj({ command: str('The command.'), timeout: num('Milliseconds.', { default: 120000 }) }, ['command'])),
-    tool('ask_user', 'Ask the user a question and wait for the answer.', obj({ question: str('The question.') }, ['question'])),
-    tool('plan', 'Record a plan of steps. The plan is shown to the user.', obj({ steps: { type: 'array', items: str('A step.') } }, ['steps'])),
+    tool('ask_user_question', 'Ask the user a question and wait for the answer.', obj({ question: str('The question.') }, ['question'])),
+    tool('todo_write', 'Record a plan of steps. The plan is shown to the user.', obj({ steps: { type: 'array', items: str('A step.') } }, ['steps'])),
     tool('plugin_manager', 'Install, enable or disable DSH plugins.', obj({ action: { type: 'string', enum: ['install', 'enable', 'disable'] }, name: str('Plugin.') }, ['action', 'name'])),
     tool('cordis_inspect', 'Inspect the Cordis plugin graph.', obj({})),
     tool('lsp', 'Query the language server: hover, definition and references.', obj({ file: str('Path.'), line: num('Line.') }, ['file', 'line'])),
@@ -75,8 +75,8 @@ export function hostTools(): ToolDefinition[] {
 }
 
 /** A host with `tools` registered globally, the plugin mounted on a fresh DSH home. */
-export function mountHost(home: string, options: { tools?: ToolDefinition[]; sessionId?: string; subagent?: boolean } = {}): { host: TestHost<MemoryFileSystem>; profiles: contextProfiles.Profiles } {
-  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, sessionId: options.sessionId, subagent: options.subagent });
+export function mountHost(home: string, options: { tools?: ToolDefinition[]; sessionId?: string; subagent?: boolean; refreshContexts?: boolean } = {}): { host: TestHost<MemoryFileSystem>; profiles: contextProfiles.Profiles } {
+  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, sessionId: options.sessionId, subagent: options.subagent, refreshContexts: options.refreshContexts });
   for (const def of options.tools ?? []) host.ctx.tools.register(def);
   const handle = host.use(contextProfiles, {});
   return { host, profiles: contextProfiles.mounted.get(handle.ctx)! };

@@ -2,6 +2,7 @@
 // and edit files, a plugin that reacts to file touches, compaction, resume) and the exact log it
 // produced.
 
+import { editResult, readResult } from '../support/file-tools.js';
 import { describe, expect, it } from 'vitest';
 import { CompactionFrame, createUserMessage, fileTouchPath, systemReminder, type Context, type PluginModule, type ToolExecution, type ToolExecutionResult } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
@@ -27,9 +28,12 @@ const user = (id: string, text: string) => ({ content: [{ type: 'text', text }],
 const note = (id: string, text: string, path: string) => ({ content: [{ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` }], source: { kind: 'touch-notes', path }, role: 'user', id });
 const model = { kind: 'model', provider: 'scripted', model: 'scripted' };
 const assistant = (turn: number, step: number, id: string, content: object[]) => ({ turn, step, message: { role: 'assistant', content, source: model, id } });
-const toolResult = (turn: number, step: number, id: string, callId: string, text: string) => ({
+const toolResult = (turn: number, step: number, id: string, callId: string, text: string, meta?: object) => ({
   turn, step, message: { source: { kind: 'tool', callId }, content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }], isError: false }], role: 'user', id },
+  ...(meta !== undefined ? { meta } : {}),
 });
+/** DSH's read presentation meta for a one-line file. */
+const readMeta = (path: string, line: string) => ({ path, offset: 1, lines: [{ number: 1, text: line }], totalLines: 1, lang: 'ts' });
 const call = (id: string, name: string, args: object) => ({ type: 'tool-call', id, name, arguments: JSON.stringify(args) });
 
 describe('createTestHost', () => {
@@ -56,7 +60,7 @@ describe('createTestHost', () => {
       { seq: 4, time: 5, type: 'user/message', data: user('msg-1', 'Fix x'), surfaceOp: 'append' },
       { seq: 5, time: 6, type: 'assistant/message', data: assistant(1, 1, 'msg-2', [{ type: 'text', text: 'Reading.' }, call('call-1', 'read', readX)]), surfaceOp: 'append' },
       { seq: 6, time: 7, type: 'tool/call', data: { turn: 1, step: 1, callId: 'call-1', name: 'read', arguments: JSON.stringify(readX) } },
-      { seq: 7, time: 8, type: 'tool/result', data: toolResult(1, 1, 'msg-4', 'call-1', 'export const x = 1;\n'), surfaceOp: 'append' },
+      { seq: 7, time: 8, type: 'tool/result', data: toolResult(1, 1, 'msg-4', 'call-1', readResult('/repo/packages/app/x.ts', 'export const x = 1;\n'), readMeta('/repo/packages/app/x.ts', 'export const x = 1;')), surfaceOp: 'append' },
       { seq: 8, time: 9, type: 'agent/inbox/spliced', data: { target: 'next-step', start: 0, inserted: [note('msg-3', 'touched: read x.ts', 'x.ts')] } },
       { seq: 9, time: 10, type: 'step/end', data: { turn: 1, step: 1 } },
       { seq: 10, time: 11, type: 'agent/inbox/spliced', data: { target: 'next-step', start: 0, removedCount: 1, inserted: [] } },
@@ -64,7 +68,7 @@ describe('createTestHost', () => {
       { seq: 12, time: 13, type: 'user/message', data: note('msg-3', 'touched: read x.ts', 'x.ts'), surfaceOp: 'append' },
       { seq: 13, time: 14, type: 'assistant/message', data: assistant(1, 2, 'msg-5', [call('call-2', 'edit', editX)]), surfaceOp: 'append' },
       { seq: 14, time: 15, type: 'tool/call', data: { turn: 1, step: 2, callId: 'call-2', name: 'edit', arguments: JSON.stringify(editX) } },
-      { seq: 15, time: 16, type: 'tool/result', data: toolResult(1, 2, 'msg-7', 'call-2', 'Edited /repo/packages/app/x.ts (1 replacement)'), surfaceOp: 'append' },
+      { seq: 15, time: 16, type: 'tool/result', data: toolResult(1, 2, 'msg-7', 'call-2', editResult('/repo/packages/app/x.ts')), surfaceOp: 'append' },
       { seq: 16, time: 17, type: 'agent/inbox/spliced', data: { target: 'next-step', start: 0, inserted: [note('msg-6', 'touched: edit /repo/packages/app/x.ts', '/repo/packages/app/x.ts')] } },
       { seq: 17, time: 18, type: 'step/end', data: { turn: 1, step: 2 } },
       { seq: 18, time: 19, type: 'agent/inbox/spliced', data: { target: 'next-step', start: 0, removedCount: 1, inserted: [] } },
@@ -94,7 +98,7 @@ describe('createTestHost', () => {
       { seq: 32, time: 33, type: 'user/message', data: user('msg-10', 'Check x'), surfaceOp: 'append' },
       { seq: 33, time: 34, type: 'assistant/message', data: assistant(2, 1, 'msg-11', [call('call-3', 'read', readX)]), surfaceOp: 'append' },
       { seq: 34, time: 35, type: 'tool/call', data: { turn: 2, step: 1, callId: 'call-3', name: 'read', arguments: JSON.stringify(readX) } },
-      { seq: 35, time: 36, type: 'tool/result', data: toolResult(2, 1, 'msg-13', 'call-3', 'export const x = 2;\n'), surfaceOp: 'append' },
+      { seq: 35, time: 36, type: 'tool/result', data: toolResult(2, 1, 'msg-13', 'call-3', readResult('/repo/packages/app/x.ts', 'export const x = 2;\n'), readMeta('/repo/packages/app/x.ts', 'export const x = 2;')), surfaceOp: 'append' },
       { seq: 36, time: 37, type: 'agent/inbox/spliced', data: { target: 'next-step', start: 0, inserted: [note('msg-12', 'touched: read x.ts', 'x.ts')] } },
       { seq: 37, time: 38, type: 'step/end', data: { turn: 2, step: 1 } },
       { seq: 38, time: 39, type: 'agent/inbox/spliced', data: { target: 'next-step', start: 0, removedCount: 1, inserted: [] } },

@@ -1,5 +1,6 @@
 // Contract §6 / §12.4: the agent loop's step machine.
 
+import { readMissing } from '../support/file-tools.js';
 import { describe, expect, it } from 'vitest';
 import type { Agent, Context, PreStepDecision, PreStepEvent, Session, SessionEvent, ToolExecution, ToolExecutionResult, UserMessage } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
@@ -39,7 +40,7 @@ describe('a step', () => {
     expect(host.requests.map((r) => r.messages.length)).toEqual([1, 4]);
     expect(host.requests[1]!.messages[3]).toEqual({
       id: 'msg-4', role: 'user', source: { kind: 'tool', callId: 'call-2' },
-      content: [{ type: 'tool-result', toolCallId: 'call-2', isError: true, content: [{ type: 'text', text: 'Error: read: /w/nope does not exist' }] }],
+      content: [{ type: 'tool-result', toolCallId: 'call-2', isError: true, content: [{ type: 'text', text: readMissing('/w/nope') }] }],
     });
   });
 

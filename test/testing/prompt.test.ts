@@ -65,7 +65,7 @@ describe('system-prompt/assemble', () => {
       }),
     });
     await host.run('go', [{ text: 'ok' }]);
-    expect(host.requests[0]).toMatchObject({ system: 'kept', tools: [{ name: 'read', description: 'Read a text file.' }] });
+    expect(host.requests[0]).toMatchObject({ system: 'kept', tools: [{ name: 'read', description: 'Read a UTF-8 text file and return line-numbered content.' }] });
   });
 
   it('§8 system-prompt/change fires on every registration change, unfiltered', () => {

@@ -2,6 +2,7 @@
 // `tool/ptc-dispatch` records for nested Code Mode calls, the `agent/request` waterfall and the
 // model capability lookup.
 
+import { readResult } from '../support/file-tools.js';
 import { describe, expect, it } from 'vitest';
 import { declaredEfforts, parseSpillNotice, spillNotice, type LlmCallConfig, type LlmService, type SpillStore } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
@@ -14,7 +15,7 @@ describe('spill store', () => {
     host.ctx.tools!.register(catTool(host, '/r'));
     await host.run('go', [{ tools: [{ name: 'cat', input: { file_path: 'big.txt' }, id: 'c1' }, { name: 'read', input: { file_path: 'big.txt' }, id: 'c2' }] }, { text: 'ok' }]);
     const [result, read] = host.session.events.filter((e) => e.type === 'tool/result').map((e) => e.data as { message: { content: { content: { text: string }[] }[] } });
-    expect(read!.message.content[0]!.content).toEqual([{ type: 'text', text: big }]);
+    expect(read!.message.content[0]!.content).toEqual([{ type: 'text', text: readResult('/r/big.txt', big) }]);
     const text = result!.message.content[0]!.content[0]!.text;
     const omitted = Buffer.byteLength(big) - 10;
     expect(text).toBe(`xxxxxxxxxx\n\n${spillNotice(omitted, '/spill/session-1/c1.txt')}`);
@@ -40,7 +41,7 @@ describe('tool/ptc-dispatch', () => {
     const host = createTestHost({ cwd: '/r', files: { '/r/a.txt': 'A' }, dispatchRecords: 'ptc-dispatch' });
     await host.run('go', [{ tools: [{ name: 'run_code', id: 'rc', input: { calls: [{ name: 'read', input: { file_path: 'a.txt' } }] } }] }, { text: 'ok' }]);
     const records = host.session.events.filter((e) => e.type.startsWith('tool/') && e.type.includes('dispatch')).map((e) => [e.type, e.data]);
-    expect(records).toEqual([['tool/ptc-dispatch', { turn: 1, step: 1, rootCallId: 'rc', callId: 'rc:code:1', name: 'read', arguments: '{"file_path":"a.txt"}', isError: false, content: [{ type: 'text', text: 'A' }] }]]);
+    expect(records).toEqual([['tool/ptc-dispatch', { turn: 1, step: 1, rootCallId: 'rc', callId: 'rc:code:1', name: 'read', arguments: '{"file_path":"a.txt"}', isError: false, content: [{ type: 'text', text: readResult('/r/a.txt', 'A') }] }]]);
   });
 });
 

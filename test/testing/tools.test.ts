@@ -1,5 +1,6 @@
 // Contract §7 / §12.5: the tool registry, the execution pipeline, and the Code-Mode-like composite.
 
+import { editResult, readMissing, readResult, writeResult } from '../support/file-tools.js';
 import { describe, expect, it } from 'vitest';
 import type { Agent, CodeDispatch, Context, ToolDefinition, ToolExecution, ToolExecutionResult, UserMessage } from '../../src/host/index.js';
 import { createTestHost } from '../../src/testing/index.js';
@@ -60,14 +61,16 @@ describe('registry', () => {
     const agent = await host.start();
     const unregister = agent.ctx.tools.register(echo('lookup', { description: 'slim', execute: async () => 'shadow' }));
     expect(changes).toBe(2);
-    expect(agent.ctx.tools.schemas().find((s) => s.name === 'lookup')!.description).toBe('slim');
+    expect(agent.ctx.tools.schemas(agent).find((s) => s.name === 'lookup')!.description).toBe('slim');
+    // As in DSH, an omitted scope is the global view, even through agent.ctx.
+    expect(agent.ctx.tools.schemas().find((s) => s.name === 'lookup')!.description).toBe('lookup tool');
     expect(host.ctx.tools.schemas().find((s) => s.name === 'lookup')!.description).toBe('lookup tool');
     expect(host.ctx.tools.schemas(agent).map((s) => s.name)).toEqual(['read', 'write', 'edit', 'run_code', 'lookup']);
     const viaAgent = await host.ctx.tools.execute({ callId: 'c1', name: 'lookup', arguments: {}, agent, signal: signal() });
     expect(viaAgent).toMatchObject({ isError: false, value: 'shadow' });
     unregister();
     expect(changes).toBe(3);
-    expect(agent.ctx.tools.get('lookup')!.description).toBe('lookup tool');
+    expect(agent.ctx.tools.get('lookup', agent)!.description).toBe('lookup tool');
   });
 
   it('§7.1 CP-08 restrict({ deny }) hides a tool from schemas and execution; removing the restriction restores it', async () => {
@@ -76,23 +79,33 @@ describe('registry', () => {
     let changes = 0;
     host.ctx.on('tools/change', () => changes++);
     const lift = agent.ctx.tools.restrict({ deny: ['edit'] });
-    expect(agent.ctx.tools.schemas().map((s) => s.name)).toEqual(['read', 'write', 'run_code']);
+    expect(agent.ctx.tools.schemas(agent).map((s) => s.name)).toEqual(['read', 'write', 'run_code']);
     expect(host.ctx.tools.schemas().map((s) => s.name)).toEqual(['read', 'write', 'edit', 'run_code']);
     const denied = await host.ctx.tools.execute({ callId: 'c', name: 'edit', arguments: {}, agent, signal: signal() });
     expect(denied).toEqual({ isError: true, error: { message: 'unknown tool "edit"', info: { name: 'ToolError', code: 'UNKNOWN_TOOL' } }, content: [{ type: 'text', text: 'Error: unknown tool "edit"' }] });
-    host.ctx.tools.restrict({ allow: ['read'] });
-    expect(agent.ctx.tools.schemas().map((s) => s.name)).toEqual(['read']);
+    agent.ctx.tools.restrict({ allow: ['read'] });
+    expect(agent.ctx.tools.schemas(agent).map((s) => s.name)).toEqual(['read']);
     lift();
     expect(changes).toBe(3);
+  });
+
+  it('§7.1 restrict refuses what DSH refuses, in its words: no agent scope, an empty filter, run_code, a name the agent does not inherit', async () => {
+    const host = createTestHost({ cwd: '/w' });
+    const agent = await host.start();
+    agent.ctx.tools.register(echo('own'));
+    expect(() => host.ctx.tools.restrict({ deny: ['edit'] })).toThrow('tools.restrict() requires a scoped context (agent.ctx): a context-global restriction would mask every agent — deny the tool for the intended agent instead');
+    expect(() => agent.ctx.tools.restrict({})).toThrow('tools.restrict({}) is a no-op: pass `allow` and/or `deny` (an empty filter is almost always a materialized-empty-config bug)');
+    expect(() => agent.ctx.tools.restrict({ deny: ['run_code'] })).toThrow('tools.restrict() cannot name reserved Code Mode presentation transport "run_code"; restrict end-capability tools instead');
+    expect(() => agent.ctx.tools.restrict({ deny: ['own', 'ghost'] })).toThrow('tools.restrict() names unknown global tools "own", "ghost"; known global tools: edit, read, write');
   });
 
   it('§7.1 agent-scoped registrations go away when the agent is disposed (resume)', async () => {
     const host = createTestHost({ cwd: '/w' });
     const agent = await host.start();
     agent.ctx.tools.register(echo('per-agent'));
-    expect(agent.ctx.tools.get('per-agent')).toBeDefined();
+    expect(agent.ctx.tools.get('per-agent', agent)).toBeDefined();
     const next = await host.resume();
-    expect(next.ctx.tools.get('per-agent')).toBeUndefined();
+    expect(next.ctx.tools.get('per-agent', next)).toBeUndefined();
   });
 });
 
@@ -229,7 +242,7 @@ describe('Code-Mode-like composite', () => {
     ]);
     expect(host.requests[1]!.messages.find((m) => m.source.kind === 'tool')!.content).toEqual([{
       type: 'tool-result', toolCallId: 'call-1',
-      content: [{ type: 'text', text: '[read] A\n[read error] Error: read: /w/zz.md does not exist\n[read] B' }], isError: false,
+      content: [{ type: 'text', text: `[read] ${readResult('/w/a.md', 'A')}\n[read error] ${readMissing('/w/zz.md')}\n[read] ${readResult('/w/b.md', 'B')}` }], isError: false,
     }]);
     const entered = host.session.events.filter((e) => e.type === 'user/message').map((e) => (e.data as UserMessage).id);
     expect(entered).toEqual(['msg-1', 'ctx-call-1:code:1', 'ctx-call-1:code:2', 'ctx-call-1:code:3']);
@@ -243,7 +256,7 @@ describe('Code-Mode-like composite', () => {
       return [{ type: 'text', text: '[redacted]' }];
     });
     await host.run('go', [{ tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.md' } }] } }] }, { text: 'ok' }]);
-    expect(seen).toEqual([{ exec: 'call-1', agent: 'agent', subCallId: 'call-1:code:1', name: 'read', isError: false, content: [{ type: 'text', text: 'secret' }] }]);
+    expect(seen).toEqual([{ exec: 'call-1', agent: 'agent', subCallId: 'call-1:code:1', name: 'read', isError: false, content: [{ type: 'text', text: readResult('/w/a.md', 'secret') }] }]);
     const records = host.session.events.filter((e) => e.type.startsWith('tool/code-dispatch')).map((e) => [e.type, e.data]);
     expect(records).toEqual([
       ['tool/code-dispatch-start', { rootCallId: 'call-1', parentCallId: 'call-1', subCallId: 'call-1:code:1', name: 'read', arguments: { file_path: 'a.md' } }],
@@ -253,16 +266,29 @@ describe('Code-Mode-like composite', () => {
 });
 
 describe('first-party file tools', () => {
-  it('§7.5 read, write and edit take file_path relative to the session cwd and act on the mounted provider', async () => {
+  it('§7.5 read, write and edit take file_path relative to the session cwd, act on the mounted provider and answer as DSH rc.8’s tools do', async () => {
     const host = createTestHost({ cwd: '/w', files: { '/w/a.md': 'one two' } });
     const agent: Agent = await host.start();
     const exec = (name: string, args: object) => host.ctx.tools.execute({ callId: name, name, arguments: args, agent, signal: signal() });
-    expect(await exec('read', { file_path: 'a.md' })).toEqual({ isError: false, value: { file_path: '/w/a.md', content: 'one two' }, content: [{ type: 'text', text: 'one two' }] });
-    expect(await exec('write', { file_path: 'sub/b.md', content: 'new' })).toMatchObject({ value: { file_path: '/w/sub/b.md', created: true }, content: [{ type: 'text', text: 'Created /w/sub/b.md' }] });
-    expect(await exec('edit', { file_path: '/w/a.md', old_string: 'two', new_string: '2' })).toMatchObject({ content: [{ type: 'text', text: 'Edited /w/a.md (1 replacement)' }] });
+    expect(await exec('read', { file_path: 'a.md' })).toEqual({
+      isError: false, value: { path: '/w/a.md', offset: 1, lines: [{ number: 1, text: 'one two' }], totalLines: 1 }, content: [{ type: 'text', text: readResult('/w/a.md', 'one two') }],
+      meta: { path: '/w/a.md', offset: 1, lines: [{ number: 1, text: 'one two' }], totalLines: 1, lang: 'md' },
+    });
+    expect(await exec('write', { file_path: 'sub/b.md', content: 'new' })).toMatchObject({ value: { path: '/w/sub/b.md', operation: 'create' }, content: [{ type: 'text', text: writeResult('/w/sub/b.md', true) }] });
+    expect(await exec('write', { file_path: 'sub/b.md', content: 'newer' })).toMatchObject({ content: [{ type: 'text', text: writeResult('/w/sub/b.md', false) }] });
+    expect(await exec('edit', { file_path: '/w/a.md', old_string: 'two', new_string: '2' })).toMatchObject({ content: [{ type: 'text', text: editResult('/w/a.md') }] });
     expect(host.fs.read('/w/a.md')).toBe('one 2');
     expect(await exec('edit', { file_path: 'a.md', old_string: 'x', new_string: 'y' })).toMatchObject({ isError: true, error: { message: 'editText /w/a.md: oldString not found' } });
-    expect(await exec('read', { file_path: ' ' })).toMatchObject({ isError: true, error: { message: 'read: file_path must be a non-empty string' } });
+    expect(await exec('read', { file_path: ' ' })).toMatchObject({ isError: true, error: { message: 'file_path must be a non-empty string' } });
+    // DSH's window: offset and limit, a line over 2,000 characters cut, the footer saying where to go on.
+    host.fs.write('/w/long.md', ['a', 'b', 'c', 'd'].join('\n'));
+    expect((await exec('read', { file_path: 'long.md', offset: 2, limit: 2 })).content).toEqual([{ type: 'text', text: '<path>/w/long.md</path>\n<type>file</type>\n<content>\n2: b\n3: c\n\n(Showing lines 2-3 of 4. Use offset=4 to continue.)\n</content>' }]);
+    expect(await exec('read', { file_path: 'long.md', offset: 9 })).toMatchObject({ isError: true, error: { message: 'offset 9 is out of range for "/w/long.md" (4 lines)' } });
+    host.fs.write('/w/wide.md', 'x'.repeat(2001));
+    expect((await exec('read', { file_path: 'wide.md' })).content).toEqual([{ type: 'text', text: readResult('/w/wide.md', `${'x'.repeat(2000)}... (line truncated to 2000 chars)`) }]);
+    host.fs.write('/w/big.md', Array.from({ length: 2000 }, () => 'y'.repeat(99)).join('\n'));
+    const capped = (await exec('read', { file_path: 'big.md' })).content[0] as { text: string };
+    expect(capped.text.endsWith('\n\n(Output capped. Showing lines 1-512. Use offset=513 to continue.)\n</content>')).toBe(true);
     host.unmountFs();
     expect(await exec('read', { file_path: 'a.md' })).toMatchObject({ isError: true, error: { message: 'read: no filesystem provider is mounted' } });
   });

@@ -8,7 +8,7 @@ import {
 import { EnvironmentProbe, renderFacts } from './environment.js';
 import { CHANNEL_KINDS, CONTEXT_SWITCHES, ENVIRONMENT_CONTEXT, NONE, type Baseline, type Profile } from './model.js';
 import { StateError } from './normalize.js';
-import { schemaChars, tokenEstimate } from './placeholders.js';
+import { definitionTokens, placeholderOf, schemaChars, tokenEstimate } from './placeholders.js';
 import { filterAssembly, registerShadows } from './prompt.js';
 import { deferralSummary, effectiveState, groupOf, overridden, resolveAll, serverOf, type CatalogTool, type Resolution } from './resolve.js';
 import { globalCatalog, SessionTools } from './session.js';
@@ -26,8 +26,14 @@ interface Root {
  * here then (at the end), so the first request already carries them and later ones do not change.
  */
 function withFacts(assembly: PromptAssembly, facts: string): PromptAssembly {
-  if (facts === '' || assembly.contexts.some((c) => c.name === ENVIRONMENT_CONTEXT)) return assembly;
-  return { ...assembly, contexts: [...assembly.contexts, { name: ENVIRONMENT_CONTEXT, text: facts }] };
+  if (facts === '') return assembly;
+  // DSH renders context texts before the waterfall and keeps empty ones in the assembly: on the
+  // first assembly, before the probe settled, ours is there with no text. Fill it, so the facts are
+  // in the session's first snapshot (a later one would replace the snapshot and cost the cache).
+  const at = assembly.contexts.findIndex((c) => c.name === ENVIRONMENT_CONTEXT);
+  if (at < 0) return { ...assembly, contexts: [...assembly.contexts, { name: ENVIRONMENT_CONTEXT, text: facts }] };
+  if (assembly.contexts[at]!.text !== '') return assembly;
+  return { ...assembly, contexts: assembly.contexts.map((c, i) => (i === at ? { name: c.name, text: facts } : c)) };
 }
 
 /** [R] Where the environment facts sit among the runtime contexts. */
@@ -94,6 +100,8 @@ export class Profiles {
   }
 
   #created(agent: Agent): void {
+    // CP-13, CP-24: the record, default and rules as saved now (the panel may run in another process).
+    this.store.refresh();
     this.#baselines.set(agent, this.store.baseline);
     this.#probing.set(agent, this.probe.probe(agent.session.header.cwd).then((facts) => {
       this.#facts.set(agent, renderFacts(facts));
@@ -105,6 +113,10 @@ export class Profiles {
       profile = this.store.profile(id);
       if (profile === undefined) this.ctx.logger.warn('context-profiles: session %s names profile "%s", which does not exist; the session is left unprocessed', agent.id, id);
       else this.#record(agent.id, id);
+    } else {
+      // CP-14/CP-15: `none` is recorded too, so a session started unprocessed stays so when the user
+      // later picks a default profile (its channels are not filtered, a resume does not adopt it).
+      this.#record(agent.id, NONE);
     }
     const tools = new SessionTools(this.ctx, agent, profile);
     const root: Root = { agent, tools, undoShadows: profile !== undefined ? registerShadows(agent, profile) : () => {} };
@@ -132,6 +144,7 @@ export class Profiles {
   async #channels(event: PreStepEvent, next: () => Promise<PreStepDecision>): Promise<PreStepDecision> {
     const decision = await next();
     if (decision.kind !== 'enter') return decision;
+    this.store.refresh();
     const id = this.store.profileIdFor(event.agent.id);
     const kinds = filteredKinds(id === NONE ? undefined : this.store.profile(id));
     if (kinds.size === 0) return decision;
@@ -158,10 +171,10 @@ export class Profiles {
 
   /** CP-37 GET /preview: the lists a profile would give this session. */
   preview(id: string, profileId: string): Resolution {
-    this.root(id);
+    const root = this.root(id);
     const profile = this.store.profile(profileId);
     if (profile === undefined) throw new StateError(`profile "${profileId}" does not exist`, 404);
-    return resolveAll(profile, globalCatalog(this.ctx));
+    return resolveAll(profile, root.tools.catalog());
   }
 
   /** CP-37 GET /session: the profile and per-tool state of a live session. */
@@ -186,19 +199,35 @@ export class Profiles {
     const prompt = (root?.agent.ctx ?? this.ctx).systemPrompt;
     if (prompt === undefined) return [];
     const bypass = { agent: root?.agent, scope: root?.agent, [BYPASS]: true as const };
-    return (await prompt.assemble(bypass)).sections.map((s) => s.name);
+    // Sections with no text are in the assembly (DSH keeps them there) but never in the prompt.
+    return (await prompt.assemble(bypass)).sections.filter((s) => s.text !== '').map((s) => s.name);
   }
 
-  /** CP-37 GET /state's catalog [R]: each tool with group, server, states under every profile, token estimate. */
-  catalog(): CatalogEntry[] {
-    return globalCatalog(this.ctx).map((def) => {
+  /**
+   * CP-37 GET /state's catalog [R]: each tool with group, server, states under every profile, token
+   * estimate. The tools are those the session `id` inherits, else the latest live root session's
+   * (under DSH's web profile an agent's tools come from its preset, not the global layer), else the
+   * global ones.
+   * @param id - the session whose tools to list.
+   * @returns one entry per tool, in catalog order.
+   */
+  catalog(id?: string): CatalogEntry[] {
+    const root = (id !== undefined ? this.#roots.get(id) : undefined) ?? [...this.#roots.values()].at(-1);
+    return (root !== undefined ? root.tools.catalog() : globalCatalog(this.ctx)).map((def) => {
       const tool = def as CatalogTool;
       const states: Record<string, { effective: string; overridden: boolean; summary: string }> = {};
       for (const p of this.store.state.profiles) states[p.id] = { effective: effectiveState(p, tool), overridden: overridden(p, tool), summary: deferralSummary(p, tool) };
       const server = serverOf(tool);
+      // Exact DeepSeek V3 tokens of what each profile sends for it: the definition, its placeholder, nothing.
+      const full = definitionTokens(def);
+      const sent: Record<string, number> = {};
+      for (const p of this.store.state.profiles) {
+        const state = states[p.id]!;
+        sent[p.id] = state.effective === 'inject' ? full : state.effective === 'defer' ? definitionTokens(placeholderOf(def, state.summary)) : 0;
+      }
       return {
         name: def.name, description: def.description, group: groupOf(tool), ...(server !== undefined ? { server } : {}),
-        tokens: tokenEstimate(def), states,
+        tokens: tokenEstimate(def), deepseekTokens: { full, sent }, states,
       };
     });
   }
@@ -215,6 +244,9 @@ export interface CatalogEntry {
   description: string;
   group: string;
   server?: string;
+  /** CP-UI-05's estimate, round(0.28 × characters). */
   tokens: number;
+  /** DeepSeek V3 tokens of the definition as sent whole, and of what each profile sends (placeholder, or 0 when hidden). */
+  deepseekTokens: { full: number; sent: Record<string, number> };
   states: Record<string, { effective: string; overridden: boolean; summary: string }>;
 }

@@ -1,46 +1,69 @@
-// The HTTP API under `/session-context-config/api` and the panel page (spec CP-37, CP-38): plain
-// node:http request handlers the host mounts (or our tests serve on loopback). Every request passes
-// the trust fence first; a POST must be JSON.
+// The HTTP API under `/session-context-config/api` and the panel page (spec CP-37, CP-38): a plain
+// node:http request handler, registered as a prefix route on DSH's web server (index.ts) or served by
+// `dsh-context profiles serve`. Every request passes the trust fence first; a POST must be JSON.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from '../../host/index.js';
+import type { Logger, RequestHandler, WebRoute } from '../../host/index.js';
 import type { Profiles } from './controller.js';
 import { ADDITIONAL_RULES, GROUPS, RULE_TEXTS } from './model.js';
 import { StateError } from './normalize.js';
 import { PANEL_HTML } from './panel.js';
 import type { Translator } from './translate.js';
+import { definitionTokens, TOOL_SEARCH_SCHEMA } from './placeholders.js';
 
 /** The route prefix of the panel; the API lives under `${PREFIX}/api`. */
 export const PREFIX = '/session-context-config';
 export const API = `${PREFIX}/api`;
 /** The largest request body accepted, in bytes. */
 export const MAX_BODY_BYTES = 1 << 21;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** The largest dotted-quad part. */
+const MAX_OCTET = 255;
 
 /** What the handler serves from. */
 export interface ApiOptions {
   readonly profiles: Profiles;
   readonly translator: Translator;
-  /** The host's trust fence; absent → the loopback fallback (CP-38). */
+  /** A trust fence; absent → `loopbackTrusted` (CP-38). */
   readonly trusted?: (req: IncomingMessage) => boolean;
+  /** Where a route's unexpected failure is reported (it is answered 500). */
+  readonly logger?: Pick<Logger, 'warn'>;
+}
+
+/** Whether a WHATWG-normalized hostname is loopback: `localhost`, `[::1]`, or an IPv4 address in 127/8. */
+function isLoopbackHostname(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  const parts = hostname.split('.');
+  return parts.length === 4 && parts[0] === '127' && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= MAX_OCTET);
 }
 
 /**
- * CP-38 fallback: the Host header must name a loopback address, and an Origin, when sent, must be
- * the same origin (`http://<Host>`): a page on another site cannot drive the API from a browser.
+ * CP-38: the trust fence. rc.8 exposes no fence as a service (its `/api` fence is internal to its
+ * connection plugin, and its web server has none), so the routes apply the same rules as DSH's
+ * fence does to its configuration plane, with no extra trusted hosts: the Host header must name a
+ * loopback authority (DNS rebinding cannot forge it), a `sec-fetch-site: cross-site` marker is
+ * refused, and an Origin, when sent, must be the Host's own authority. A page on another site cannot
+ * drive the API from a browser.
+ * @param req - the request.
+ * @returns whether it may reach the API.
  */
 export function loopbackTrusted(req: IncomingMessage): boolean {
   const host = req.headers.host;
   if (typeof host !== 'string' || host === '') return false;
-  let hostname: string;
+  let authority: URL;
   try {
-    hostname = new URL(`http://${host}`).hostname;
+    authority = new URL(`http://${host}`);
   } catch {
     return false;
   }
-  if (!LOOPBACK.has(hostname)) return false;
+  if (!isLoopbackHostname(authority.hostname)) return false;
+  if (req.headers['sec-fetch-site'] === 'cross-site') return false;
   const origin = req.headers.origin;
-  return origin === undefined || origin === `http://${host}`;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === authority.host;
+  } catch {
+    return false;
+  }
 }
 
 function send(res: ServerResponse, status: number, body: unknown): true {
@@ -75,20 +98,27 @@ function field(body: unknown, name: string): string {
   return value;
 }
 
-/** CP-37 GET /state: everything the panel renders. */
+/**
+ * CP-37 GET /state: everything the panel renders, from the file as it is now, with the revision a
+ * save names so that only what the panel changed is applied (store.ts), and what the last read of
+ * the file found (`load`: a file kept aside, migrated or refused, for the panel to say).
+ */
 async function snapshot(profiles: Profiles, sessionId: string | null) {
-  const { state, report } = profiles.store;
+  const { state, revision } = profiles.store.snapshot();
   return {
     version: state.version,
+    revision,
     lastUsedId: state.lastUsedId,
     profiles: state.profiles,
     baseline: state.baseline,
-    catalog: profiles.catalog(),
+    catalog: profiles.catalog(sessionId ?? undefined),
+    // DeepSeek V3 tokens of tool_search's definition: sent once by a profile that defers anything.
+    toolSearchTokens: definitionTokens(TOOL_SEARCH_SCHEMA),
     sections: await profiles.fullSections(sessionId ?? undefined),
     contexts: profiles.contextSwitches,
     groups: GROUPS.map(([id, label]) => ({ id, label })),
     rules: ADDITIONAL_RULES.map((r) => ({ ...r, text: r.key === 'custom' ? undefined : RULE_TEXTS[r.key] })),
-    load: report,
+    load: profiles.store.report,
   };
 }
 
@@ -116,12 +146,17 @@ export function createApiHandler(options: ApiOptions): RequestHandler {
         if (type !== 'application/json') return send(res, 415, { error: `POST needs content-type application/json, got ${JSON.stringify(req.headers['content-type'] ?? '')}` });
       }
       const route = `${method} ${url.pathname.slice(API.length)}`;
+      // Other processes write the file too: answer from what it holds now.
+      profiles.store.refresh();
       switch (route) {
         case 'GET /state':
           return send(res, 200, await snapshot(profiles, url.searchParams.get('id')));
-        case 'POST /state':
-          profiles.store.save(await readJson(req));
+        case 'POST /state': {
+          const body = await readJson(req);
+          const revision = (body as { revision?: unknown } | null)?.revision;
+          profiles.store.save(body, typeof revision === 'string' ? revision : undefined);
           return send(res, 200, await snapshot(profiles, url.searchParams.get('id')));
+        }
         case 'GET /session':
           return send(res, 200, profiles.session(param(url, 'id')));
         case 'POST /session': {
@@ -143,7 +178,29 @@ export function createApiHandler(options: ApiOptions): RequestHandler {
       }
     } catch (error) {
       if (error instanceof StateError) return send(res, error.status, { error: error.message });
-      throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      options.logger?.warn('context-profiles: %s %s failed: %s', method, url.pathname, message);
+      if (res.headersSent) {
+        res.destroy();
+        return true;
+      }
+      return send(res, 500, { error: message });
     }
+  };
+}
+
+/**
+ * The API handler as one route of DSH's web server (`{ kind: 'prefix', path: PREFIX }`): DSH hands
+ * it every path under the prefix, and it owns the response.
+ * @param handler - from `createApiHandler`.
+ * @returns the route.
+ */
+export function webRoute(handler: RequestHandler): WebRoute {
+  return {
+    kind: 'prefix',
+    path: PREFIX,
+    handler: async (req, res) => {
+      if (!(await handler(req, res))) send(res, 404, { error: `no route ${new URL(req.url ?? '/', 'http://localhost').pathname}` });
+    },
   };
 }

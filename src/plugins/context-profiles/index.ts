@@ -2,13 +2,13 @@
 // tools behind `tool_search`, a state file, an HTTP API and a panel. See README.md
 // "context-profiles" and /work/shared/spec/context-profiles.md.
 
-import { hostRuntime, HostService, type Context, type HttpService, type ModelCompletion } from '../../host/index.js';
+import { hostRuntime, HostService, type Context, type WebServer } from '../../host/index.js';
 import { Config, resolveConfig } from './config.js';
 import { Profiles } from './controller.js';
-import { createApiHandler, PREFIX } from './http.js';
+import { createApiHandler, webRoute } from './http.js';
 import { registerAdditionalRules } from './prompt.js';
 import { StateStore } from './store.js';
-import { Translator } from './translate.js';
+import { llmTranslation, Translator } from './translate.js';
 
 export { Config };
 export type { Config as ContextProfilesConfig } from './config.js';
@@ -16,8 +16,9 @@ export type { Baseline, Effective, GroupState, Profile, Slot, State, ToolState }
 export { builtinProfiles, CONTEXT_SWITCHES, GROUP_IDS } from './model.js';
 export { Profiles } from './controller.js';
 export { StateStore } from './store.js';
-export { createApiHandler, loopbackTrusted, API, PREFIX } from './http.js';
-export { Translator } from './translate.js';
+export { createApiHandler, loopbackTrusted, webRoute, API, PREFIX } from './http.js';
+export { llmTranslation, Translator } from './translate.js';
+export type { TranslationModel } from './translate.js';
 
 /** The plugin name (CP-01a). */
 export const name = 'context-profiles';
@@ -27,8 +28,11 @@ export const inject = ['tools', 'systemPrompt'];
 
 /**
  * Mounts the plugin: loads (and if needed migrates) the state file, registers the global
- * additional rules and the listeners, and mounts the API and panel on the host's HTTP service when
- * there is one (behind its trust fence, else the loopback fallback).
+ * additional rules and the listeners, and registers the API and panel as a route of DSH's web
+ * server whenever there is one (`webServer`, mounted only by profiles with a browser surface and
+ * possibly after this plugin; the route goes when the server goes).
+ * @param ctx - the plugin's context.
+ * @param config - the validated config.
  */
 export function apply(ctx: Context, config: Config): void {
   const { dshHome } = resolveConfig(config, hostRuntime(ctx));
@@ -38,13 +42,11 @@ export function apply(ctx: Context, config: Config): void {
   registerAdditionalRules(ctx, (agent) => profiles.baselineOf(agent));
   profiles.mount();
   mounted.set(ctx, profiles);
-  const http = ctx.get(HostService.http) as HttpService | undefined;
-  if (http !== undefined) {
-    const translator = new Translator(dshHome.path, () => ctx.get(HostService.model) as ModelCompletion | undefined);
-    const trusted = http.trusted?.bind(http);
-    const unmount = http.route(PREFIX, createApiHandler({ profiles, translator, ...(trusted ? { trusted } : {}) }));
-    ctx.effect(() => unmount, `${name}: routes`);
-  }
+  const route = webRoute(createApiHandler({ profiles, translator: new Translator(dshHome.path, llmTranslation(ctx)), logger: ctx.logger }));
+  ctx.inject([HostService.webServer], (web) => {
+    const unregister = (web.get(HostService.webServer) as WebServer).register(route);
+    web.effect(() => unregister, `${name}: routes`);
+  });
 }
 
 /** The controller of each mounted context, for the HTTP API (http.ts) and tests. */

@@ -65,20 +65,35 @@ export type GroupId = (typeof GROUPS)[number][0];
 export const GROUP_IDS: readonly GroupId[] = GROUPS.map(([id]) => id);
 
 /**
- * CP-04: the package's tool-to-group table for DSH's first-party tool names. The real host's full
- * table is not in the seed (spec §4); an unknown tool falls to `mcp` or `other` (resolve.ts).
+ * CP-04: the package's tool-to-group table: every tool DSH 0.1.0-rc.8 ships (the `headless` profile,
+ * and the `web` profile's `standard`, `code`, `minimal` and `cordis` agent presets register them; a
+ * real-DSH test lists each stock tool set and fails on a tool this table lacks), plus `schedule_*`
+ * (DSH's reminders, not in a stock profile) and the seed's platform tools, which rc.8 does not ship.
+ * An unknown tool falls to `mcp` or `other` (resolve.ts).
  */
 export const TOOL_GROUPS: Readonly<Record<string, GroupId>> = {
-  read: 'files', write: 'files', edit: 'files', multi_edit: 'files', ls: 'files', notebook_edit: 'files',
-  grep: 'search', glob: 'search', find: 'search',
-  bash: 'terminal', shell: 'terminal', bash_output: 'terminal', kill_shell: 'terminal', task_output: 'terminal',
+  // dsh-tool-fs, dsh-tool-str-replace-editor
+  read: 'files', write: 'files', edit: 'files', read_image: 'files', str_replace_editor: 'files',
+  // dsh-tool-fs-search
+  grep: 'search', glob: 'search',
+  // dsh-tool-bash(-persistent), dsh-tool-pwsh(-persistent), dsh-tool-jobs: 终端与任务 (terminal and background jobs)
+  bash: 'terminal', pwsh: 'terminal', job_list: 'terminal', job_output: 'terminal', job_kill: 'terminal',
+  // the seed's platform group: working dir, bundled-dependency paths, lsp
   working_directory: 'platform', dependency_paths: 'platform', lsp: 'platform',
-  ask_user: 'interaction', present: 'interaction', notify: 'interaction',
-  skill: 'skills', web_fetch: 'skills', web_search: 'skills',
-  subagent: 'collaboration', agent: 'collaboration', send_message: 'collaboration',
-  plan: 'orchestration', todo_write: 'orchestration', exit_plan_mode: 'orchestration',
-  schedule: 'schedule', cron: 'schedule',
-  goal: 'goal',
+  // dsh-tool-ask-user
+  ask_user_question: 'interaction',
+  // dsh-tool-skill, dsh-tool-web: 技能与网络 (skills and network)
+  skill: 'skills', web_search: 'skills', web_fetch: 'skills',
+  // dsh-tool-subagent (spawn, fork, codex, claude-code providers), dsh-tool-subagent-control(/list-agents), dsh-tool-subagent-report
+  subagent: 'collaboration', subagent_fork: 'collaboration', subagent_codex: 'collaboration', subagent_claude_code: 'collaboration',
+  send_message: 'collaboration', interrupt_agent: 'collaboration', list_agents: 'collaboration', report: 'collaboration',
+  // dsh-tool-todo, dsh-plan-mode, dsh-tool-workflow, dsh-tool-ralph: 编排与计划 (orchestration and planning)
+  todo_write: 'orchestration', exit_plan_mode: 'orchestration', workflow: 'orchestration', ralph: 'orchestration',
+  // dsh-schedule
+  schedule_create: 'schedule', schedule_list: 'schedule', schedule_delete: 'schedule',
+  // dsh-tool-goal
+  create_goal: 'goal', get_goal: 'goal', update_goal: 'goal',
+  // the seed's plugin-dev group (dsh-tool-cordis's tools are `cordis_*`, below)
   plugin_manager: 'plugin-dev',
 };
 /** CP-04: `cordis_*` tools belong to plugin-dev. */

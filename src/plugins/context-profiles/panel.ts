@@ -22,6 +22,7 @@ main{max-width:980px;margin:0 auto;padding:16px;display:grid;gap:16px}
 .tag.hidden{color:#57606a;border-color:#8c959f;background:#f6f8fa}.tag.tokens{color:#57606a;border-color:#d0d7de}
 .sub{font-weight:600;margin-top:8px}hr{border:0;border-top:1px solid #d0d7de}
 textarea{width:100%;min-height:48px}.group{margin-top:10px;font-weight:600}.server{margin-left:16px;font-weight:500}
+#notice{margin:12px 16px 0;padding:8px 12px;border:1px solid #d4a72c;border-radius:6px;background:#fff8c5;white-space:pre-wrap}
 #status{color:#57606a}.row button{flex-shrink:0;white-space:nowrap}`;
 
 /** The client script; it receives the built-in translations as JSON. */
@@ -138,8 +139,29 @@ function select(testid, value, options, onchange) {
   s.addEventListener('change', () => { onchange(s.value); status('未保存'); });
   return s;
 }
+const count = (n) => n.toLocaleString('en-US');
+/** DeepSeek V3 tokens of the tool definitions a saved profile sends: each tool's share, plus tool_search once if anything is deferred. */
+function profileTokens(id) {
+  let n = 0;
+  let deferred = false;
+  for (const t of data.catalog) {
+    n += t.deepseekTokens.sent[id];
+    if (t.states[id].effective === 'defer') deferred = true;
+  }
+  return n + (deferred ? data.toolSearchTokens : 0);
+}
+function tokenSummary() {
+  const full = data.catalog.reduce((n, t) => n + t.deepseekTokens.full, 0);
+  const mine = profileTokens(editing);
+  const line = el('div', { className: 'sub', textContent: '工具定义(DeepSeek V3 tokens):全部完整 ' + count(full) + ' · 本档位 ' + count(mine) + '(省 ' + count(full - mine) + ')' });
+  line.dataset.testid = 'tool-tokens';
+  const all = el('div', { className: 'desc', textContent: '各档位(已保存):' + data.profiles.map((p) => (p.name || p.id) + ' ' + count(profileTokens(p.id))).join(' · ') });
+  all.dataset.testid = 'tool-tokens-profiles';
+  return [line, all];
+}
 function toolsCard() {
   const c = card('工具', 'tools', 'card-tools');
+  c.append(...tokenSummary());
   const saved = data.profiles.find((p) => p.id === editing);
   for (const group of data.groups) {
     const tools = data.catalog.filter((t) => t.group === group.id);
@@ -162,6 +184,7 @@ function toolsCard() {
       tag.dataset.testid = 'state-' + tool.name;
       if (st.overridden) tag.title = '生效:' + STATE_LABEL[st.effective] + ' / 本行选择:' + OWN_LABEL[saved.tools[tool.name] || 'on'];
       const tokens = el('span', { className: 'tag tokens', textContent: '≈' + tool.tokens });
+      tokens.title = 'DeepSeek V3 tokens:完整 ' + count(tool.deepseekTokens.full) + ' / 本档位 ' + count(tool.deepseekTokens.sent[editing]);
       tokens.dataset.testid = 'tokens-' + tool.name;
       const row = el('div', { className: 'row' }, el('code', { textContent: tool.name }), tag, tokens,
         select('tool-' + tool.name, draft.tools[tool.name] || 'on', [['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { if (v === 'on') delete draft.tools[tool.name]; else draft.tools[tool.name] = v; }),
@@ -172,7 +195,17 @@ function toolsCard() {
   }
   return c;
 }
+function notice() {
+  const load = data.load || {};
+  const box = document.getElementById('notice');
+  const lines = load.kind === 'corrupt' ? ['状态文件无法读取(' + load.reason + '),已另存为 ' + load.keptAt + ',当前使用默认设置。']
+    : load.kind === 'set-aside' ? ['状态文件有格式错误,原文件已另存为 ' + load.keptAt + ',其余内容照常使用:', ...load.problems]
+    : load.kind === 'refused' ? ['状态文件不是普通文件(' + load.reason + '),当前使用默认设置,不会保存。'] : [];
+  box.hidden = lines.length === 0;
+  box.replaceChildren(...lines.map((line) => el('div', { textContent: line })));
+}
 function render() {
+  notice();
   draft = structuredClone(data.profiles.find((p) => p.id === editing));
   baseline = structuredClone(data.baseline);
   const picker = document.getElementById('profile');
@@ -197,7 +230,7 @@ async function load() {
 document.getElementById('profile').addEventListener('change', (e) => { editing = e.target.value; render(); });
 document.getElementById('save').addEventListener('click', async () => {
   const profiles = data.profiles.map((p) => (p.id === editing ? draft : p));
-  try { data = await api('/state' + (sessionId ? '?id=' + encodeURIComponent(sessionId) : ''), { profiles, lastUsedId: data.lastUsedId, baseline }); render(); status('已保存'); }
+  try { data = await api('/state' + (sessionId ? '?id=' + encodeURIComponent(sessionId) : ''), { profiles, lastUsedId: data.lastUsedId, baseline, revision: data.revision }); render(); status('已保存'); }
   catch (error) { status('保存失败:' + error.message); }
 });
 load().catch((error) => status('加载失败:' + error.message));
@@ -208,6 +241,7 @@ export const PANEL_HTML = `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>上下文档位</title><style>${STYLE}</style></head>
 <body><header><strong>上下文档位</strong><label>编辑档位 <select id="profile" data-testid="profile"></select></label>
 <span id="session"></span><button id="save" type="button" data-testid="save">保存</button><span id="status" data-testid="status"></span></header>
+<div id="notice" data-testid="notice" role="alert" hidden></div>
 <main id="cards"></main>
 <script type="application/json" id="builtin">${JSON.stringify(BUILTIN_TRANSLATIONS).replace(/</g, '\\u003c')}</script>
 <script type="module">${SCRIPT}</script></body></html>`;

@@ -1,7 +1,7 @@
 // Deferred tools (spec CP-09..CP-11, NG-CP-2): the slim placeholder that shadows a deferred tool in
 // the agent scope, and `tool_search`, which returns full definitions without executing anything.
 
-import { codePointLength } from '../../engine/index.js';
+import { codePointLength, countTokens } from '../../engine/index.js';
 import type { ContentBlock, JsonValue, ToolDefinition, ToolSchema } from '../../host/index.js';
 
 /** CP-09 [R]: the structural keywords a placeholder keeps; everything else is stripped. */
@@ -56,6 +56,19 @@ export function tokenEstimate(schema: ToolSchema): number {
   return Math.round(TOKENS_PER_CHAR * schemaChars(schema));
 }
 
+/**
+ * A tool's definition as DSH's DeepSeek adapter puts it in the request's `tools` (chat completions:
+ * `{ type: 'function', function: { name, description, parameters } }`), as JSON.
+ */
+export function toolDefinitionJson(schema: ToolSchema): string {
+  return JSON.stringify({ type: 'function', function: { name: schema.name, description: schema.description, parameters: schema.parameters } });
+}
+
+/** DeepSeek V3 tokens of that definition (the engine's tokenizer, equal to the reference's count). */
+export function definitionTokens(schema: ToolSchema): number {
+  return countTokens(toolDefinitionJson(schema));
+}
+
 /** The `tool_search` tool name (CP-10). */
 export const TOOL_SEARCH = 'tool_search';
 
@@ -64,6 +77,12 @@ export const TOOL_SEARCH_DESCRIPTION =
   'Load the full definitions of deferred tools. Deferred tools appear in your tool list with a one-line summary and a bare parameter skeleton. ' +
   'Call tool_search with a query (matched case-insensitively against deferred tool names and summaries) to receive their complete descriptions and parameter schemas. ' +
   'It only returns definitions; it never runs a tool.';
+
+/** `tool_search`'s parameters. */
+const TOOL_SEARCH_PARAMETERS = { type: 'object', properties: { query: { type: 'string', description: 'Text to look for in deferred tool names and summaries.' } }, required: ['query'], additionalProperties: false };
+
+/** `tool_search`'s schema, as every session that defers something offers it. */
+export const TOOL_SEARCH_SCHEMA: ToolSchema = { name: TOOL_SEARCH, description: TOOL_SEARCH_DESCRIPTION, parameters: TOOL_SEARCH_PARAMETERS };
 
 /** What `tool_search` needs from the session: its deferred tools, full and summarized. */
 export interface DeferredCatalog {
@@ -93,9 +112,7 @@ export function searchDeferred(catalog: DeferredCatalog, query: string): ToolSch
  */
 export function toolSearchTool(catalog: DeferredCatalog): ToolDefinition {
   return {
-    name: TOOL_SEARCH,
-    description: TOOL_SEARCH_DESCRIPTION,
-    parameters: { type: 'object', properties: { query: { type: 'string', description: 'Text to look for in deferred tool names and summaries.' } }, required: ['query'], additionalProperties: false },
+    ...TOOL_SEARCH_SCHEMA,
     output: {
       schema: { type: 'object', properties: { query: { type: 'string' }, tools: { type: 'array', items: { type: 'object' } } }, required: ['query', 'tools'] },
       render: (_args, value) => {

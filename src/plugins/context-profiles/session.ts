@@ -14,7 +14,7 @@ const MAX_PASSES = 4;
 /** Tools the profile never touches: the host's Code Mode composite and our own search tool. */
 const UNMANAGED = new Set([CODE_MODE_TOOL, TOOL_SEARCH]);
 
-/** The tools a profile resolves against: the global definitions, in registration order. */
+/** The tools a profile resolves against outside a session: the global definitions, in registration order. */
 export function globalCatalog(ctx: Context): ToolDefinition[] {
   const tools = ctx.tools;
   if (tools === undefined) return [];
@@ -25,9 +25,68 @@ export function globalCatalog(ctx: Context): ToolDefinition[] {
   });
 }
 
+/** A tool the agent inherits, as first seen; `global` when it is the global layer's definition. */
+interface SeenTool {
+  readonly def: ToolDefinition;
+  readonly global: boolean;
+}
+
+/**
+ * The tools one root agent inherits, in first-seen order, as it would see them without our own
+ * registrations. Under DSH an agent's tools need not be global: the web profile composes them in
+ * the scope of the agent's preset, which only the agent's own view (`schemas(agent)`) shows. That view
+ * also shows our placeholders in place of the tools they shadow and lacks the tools we denied, so for
+ * those the definition is the one seen before: re-read from the global layer when it came from there
+ * (a global tool can change or vanish, e.g. an MCP server), kept otherwise (a preset's composition is
+ * fixed for the sessions that joined it: DSH never disposes a generation a session runs on).
+ */
+class AgentCatalog {
+  readonly #seen = new Map<string, SeenTool>();
+
+  constructor(readonly ctx: Context, readonly agent: Agent) {}
+
+  /**
+   * The inherited tools now.
+   * @param ours - our registration in the agent scope by name (a placeholder), to look through.
+   * @param hidden - names we denied (absent from the agent's view, still inherited).
+   * @returns the definitions in first-seen order.
+   */
+  current(ours: ReadonlyMap<string, ToolDefinition>, hidden: ReadonlySet<string>): ToolDefinition[] {
+    const global = this.ctx.tools;
+    const view = this.agent.ctx.tools;
+    if (global === undefined || view === undefined) return [];
+    const present = new Map<string, ToolDefinition>();
+    for (const schema of view.schemas(this.agent)) {
+      if (UNMANAGED.has(schema.name)) continue;
+      const def = view.get(schema.name, this.agent);
+      if (def === undefined) continue;
+      if (def === ours.get(schema.name)) continue;
+      if (this.#seen.get(schema.name)?.def !== def) this.#seen.set(schema.name, { def, global: global.get(schema.name) === def });
+      present.set(schema.name, def);
+    }
+    for (const name of new Set([...ours.keys(), ...hidden])) {
+      if (present.has(name)) continue;
+      const seen = this.#seen.get(name);
+      if (seen === undefined) continue;
+      if (!seen.global) {
+        present.set(name, seen.def);
+        continue;
+      }
+      const now = global.get(name);
+      if (now === undefined) continue;
+      if (now !== seen.def) this.#seen.set(name, { def: now, global: true });
+      present.set(name, now);
+    }
+    for (const name of this.#seen.keys()) if (!present.has(name)) this.#seen.delete(name);
+    return [...this.#seen.keys()].map((name) => present.get(name)!);
+  }
+}
+
 interface Placeholder {
   readonly full: ToolDefinition;
   readonly summary: string;
+  /** What we registered in the agent scope. */
+  readonly def: ToolDefinition;
   readonly revoke: () => void;
 }
 
@@ -40,6 +99,9 @@ export class SessionTools {
   readonly #denied = new Map<string, () => void>();
   readonly #states = new Map<string, Effective>();
   readonly loaded = new Set<string>();
+  readonly #catalog: AgentCatalog;
+  /** Registrations the host refused, logged once each. */
+  readonly #refused = new Set<string>();
   #search: (() => void) | undefined;
   #refreshing = false;
   #again = false;
@@ -48,7 +110,14 @@ export class SessionTools {
     readonly ctx: Context,
     readonly agent: Agent,
     public profile: Profile | undefined,
-  ) {}
+  ) {
+    this.#catalog = new AgentCatalog(ctx, agent);
+  }
+
+  /** The tools this session's profile resolves against (what the agent inherits), in catalog order. */
+  catalog(): ToolDefinition[] {
+    return this.#catalog.current(new Map([...this.#placeholders].map(([name, p]) => [name, p.def])), new Set(this.#denied.keys()));
+  }
 
   /** The effective state of each managed tool, as last applied. */
   get states(): ReadonlyMap<string, Effective> {
@@ -94,9 +163,9 @@ export class SessionTools {
   }
 
   #apply(): void {
-    const catalog = this.profile === undefined ? [] : globalCatalog(this.ctx);
+    const catalog = this.catalog();
     const desired = new Map<string, { def: ToolDefinition; state: Effective }>();
-    for (const def of catalog) desired.set(def.name, { def, state: effectiveState(this.profile!, def as CatalogTool) });
+    if (this.profile !== undefined) for (const def of catalog) desired.set(def.name, { def, state: effectiveState(this.profile, def as CatalogTool) });
     const tools = this.agent.ctx.tools!;
     for (const [name, p] of this.#placeholders) {
       const want = desired.get(name);
@@ -114,9 +183,12 @@ export class SessionTools {
       this.#states.set(name, state);
       if (state === 'defer' && !this.#placeholders.has(name)) {
         const summary = deferralSummary(this.profile!, def);
-        this.#placeholders.set(name, { full: def, summary, revoke: tools.register(placeholderOf(def, summary)) });
+        const placeholder = placeholderOf(def, summary);
+        const revoke = this.#guard(name, 'defer', () => tools.register(placeholder));
+        if (revoke !== undefined) this.#placeholders.set(name, { full: def, summary, def: placeholder, revoke });
       } else if (state === 'hidden' && !this.#denied.has(name)) {
-        this.#denied.set(name, tools.restrict({ deny: [name] }));
+        const lift = this.#guard(name, 'hide', () => tools.restrict({ deny: [name] }));
+        if (lift !== undefined) this.#denied.set(name, lift);
       }
     }
     for (const name of this.loaded) if (!this.#placeholders.has(name)) this.loaded.delete(name);
@@ -126,6 +198,23 @@ export class SessionTools {
       const revoke = this.#search;
       this.#search = undefined;
       revoke();
+    }
+  }
+
+  /**
+   * One registration the host may refuse (DSH refuses to restrict a tool the agent's own scope
+   * registered, and a second registration of a name in one scope): the tool is then left as it is
+   * and the refusal logged, rather than failing the whole refresh (which would veto the agent).
+   */
+  #guard(name: string, what: 'defer' | 'hide', act: () => () => void): (() => void) | undefined {
+    try {
+      return act();
+    } catch (error) {
+      this.#states.set(name, 'inject');
+      if (this.#refused.has(`${what} ${name}`)) return undefined;
+      this.#refused.add(`${what} ${name}`);
+      this.ctx.logger.warn('context-profiles: could not %s tool "%s" for session %s: %s', what, name, this.agent.id, error instanceof Error ? error.message : String(error));
+      return undefined;
     }
   }
 

@@ -1,165 +1,355 @@
-// The state file `$DSH_HOME/session-context-config.json` (spec CP-14, CP-31..CP-35): read once,
-// migrated, and written with the project's one atomic write under its lock file (io/: temporary
-// file, fsync, rename). A file that cannot be parsed is moved aside under a new name and reported;
-// it is never overwritten, so the user's profiles survive a crash, a half-written file or a bad edit.
+// The state file `$DSH_HOME/session-context-config.json` (spec CP-14, CP-31..CP-35). It has several
+// writers at once — every DSH process running the plugin (session records, switches, the panel on
+// DSH's web server) and `dsh-context profiles serve` — so every write takes the file's lock, re-reads
+// what is on disk, applies only its own change (merge.ts) and replaces the file with the project's
+// one atomic write (io/). Reads take no lock (writes are atomic renames) and happen whenever a fresh
+// answer matters: at load, when a session is created, at each step's channel filter, when the panel
+// asks. Nothing a user wrote is ever lost silently: an unparsable file is moved aside, a file with
+// shape errors is copied aside before its normalized form replaces it (both reported to the log and
+// the panel), and a path that is not a regular file (a FIFO would block every read) is refused.
 
 import { join } from 'node:path';
+import { sha256Hex } from '../../engine/index.js';
 import type { Logger } from '../../host/index.js';
-import { nodeFileOpsSync, updateFileSync, type SyncFileOps } from '../../io/index.js';
-import { defaultState, NONE, type Baseline, type Profile, type State } from './model.js';
+import { LockTimeoutError, lockPathFor, nodeFileOpsSync, runSync, withLockSync, writeAtomic, type SyncFileOps } from '../../io/index.js';
+import { chooseSession, choosable, mergeSave, recordSession } from './merge.js';
+import { defaultState, type Baseline, type Profile, type State } from './model.js';
 import { readState, StateError, validateSave } from './normalize.js';
 
 /** CP-31: file names under the DSH home. */
 export const STATE_FILE = 'session-context-config.json';
 export const LEGACY_FILE = 'context-profile.json';
 export const LEGACY_SUFFIX = '.migrated';
+/** Suffix of a file kept aside: an unparsable one moved, or a copy of one with shape errors. */
 export const CORRUPT_SUFFIX = '.corrupt';
 
 /** The synchronous file operations the store uses: the shared port (node:fs by default; tests inject faults). */
 export type StoreIo = SyncFileOps;
 
 /**
- * How long a save waits for another DSH process that is writing the same file. The wait blocks the
- * thread (the store is synchronous), so it is short; the other writer holds the lock for one write.
+ * How long a write waits for another process writing the same file. The wait blocks the thread
+ * (the store is synchronous), so it is short; the other writer holds the lock for one write.
  */
 export const STATE_LOCK_TIMEOUT_MS = 2000;
+/** Mode of the state file: 0666 less the umask, as before the shared write existed. */
+const STATE_FILE_MODE = 0o666;
+/** Snapshots the panel may still save against (see `snapshot`). */
+const SNAPSHOTS_KEPT = 32;
+/** Hex digits of a snapshot's revision. */
+const REVISION_HEX = 16;
 
-/** What a load found, for the API and the log. */
+/** What the last read found, for the API (the panel shows it) and the log. */
 export type LoadReport =
   | { readonly kind: 'missing' }
   | { readonly kind: 'current' }
   | { readonly kind: 'migrated'; readonly from: string }
-  | { readonly kind: 'corrupt'; readonly keptAt: string; readonly reason: string };
+  /** Unparsable (or unreadable, or newer): moved to `keptAt`, the defaults are in use. */
+  | { readonly kind: 'corrupt'; readonly keptAt: string; readonly reason: string }
+  /** Parsed with shape errors: the original bytes copied to `keptAt`, what could be read is in use and was written back. */
+  | { readonly kind: 'set-aside'; readonly keptAt: string; readonly problems: readonly string[] }
+  /** Not a regular file: not read, not written; the defaults are in use. */
+  | { readonly kind: 'refused'; readonly reason: string };
 
-/**
- * Holds the state in memory and persists every change. Single writer per home: the plugin is the
- * only one that writes the file while it runs (the panel talks to it through the API).
- */
+/** The file as one read found it. */
+interface DiskRead {
+  readonly state: State;
+  readonly report: LoadReport;
+  /** Whether the file must be rewritten under the lock (an old version, shape errors, unparsable). */
+  readonly rewrite: boolean;
+}
+
+const encode = (state: State): Uint8Array => new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`);
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The state file of one DSH home, shared with other processes; see the file comment. */
 export class StateStore {
   readonly path: string;
   #state: State = defaultState();
   #report: LoadReport = { kind: 'missing' };
-  /** Set when an unreadable file could not be moved aside: every write is refused. */
-  #frozen: string | undefined;
+  /** The bytes last read or written, so an unchanged file is not parsed again. */
+  #bytes: Uint8Array | undefined;
+  readonly #snapshots = new Map<string, State>();
 
   constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFileOpsSync) {
     this.path = join(home, STATE_FILE);
   }
 
-  /** The current state (do not mutate; use the methods). */
+  /** The state as last read or written (do not mutate; use the methods). */
   get state(): State {
     return this.#state;
   }
 
-  /** What the last `load` found. */
+  /** What the last read found. */
   get report(): LoadReport {
     return this.#report;
   }
 
   /**
    * Reads the file (CP-31), or migrates the legacy file (CP-35), or starts from the defaults. A
-   * migrated file is written back in v4 form; a corrupt one is moved aside and reported.
+   * migrated file is written back in v4 form (under the lock, against the file as it is then).
+   * @returns what it found.
    */
   load(): LoadReport {
-    const { io } = this;
     const legacy = join(this.home, LEGACY_FILE);
-    let source = this.path;
-    if (!this.#exists(this.path)) {
-      if (!this.#exists(legacy)) {
-        this.#state = defaultState();
-        return (this.#report = { kind: 'missing' });
+    if (this.io.lstat(this.path) === undefined && this.io.lstat(legacy) !== undefined) {
+      try {
+        this.#locked(() => this.#migrateLegacy(legacy));
+      } catch (error) {
+        this.logger.warn('context-profiles: %s could not be migrated now (%s)', legacy, message(error));
       }
-      source = legacy;
     }
-    let outcome;
-    try {
-      outcome = readState(JSON.parse(Buffer.from(io.readPrefix(source, Number.MAX_SAFE_INTEGER).bytes).toString('utf8')) as unknown);
-    } catch (error) {
-      return this.#setAside(source, error);
-    }
-    this.#state = outcome.state;
-    if (source === legacy) {
-      this.#write(this.#state);
-      io.rename(legacy, legacy + LEGACY_SUFFIX);
-      return (this.#report = { kind: 'migrated', from: LEGACY_FILE });
-    }
-    if (outcome.migrated) {
-      this.#write(this.#state);
-      return (this.#report = { kind: 'migrated', from: STATE_FILE });
-    }
-    return (this.#report = { kind: 'current' });
-  }
-
-  #setAside(source: string, error: unknown): LoadReport {
-    const reason = error instanceof Error ? error.message : String(error);
-    let keptAt = source + CORRUPT_SUFFIX;
-    for (let n = 1; this.#exists(keptAt); n++) keptAt = `${source}${CORRUPT_SUFFIX}.${n}`;
-    this.#state = defaultState();
-    try {
-      this.io.rename(source, keptAt);
-    } catch (renameError) {
-      // The unreadable file must survive: with no copy aside, nothing may be written over it.
-      this.#frozen = `${source} could not be read (${reason}) nor moved aside (${renameError instanceof Error ? renameError.message : String(renameError)})`;
-      this.logger.warn('context-profiles: %s; the defaults are in use and nothing will be saved', this.#frozen);
-      return (this.#report = { kind: 'corrupt', keptAt: source, reason });
-    }
-    this.logger.warn('context-profiles: %s could not be read (%s); it was kept as %s and the defaults are in use', source, reason, keptAt);
-    return (this.#report = { kind: 'corrupt', keptAt, reason });
-  }
-
-  #exists(path: string): boolean {
-    return this.io.lstat(path) !== undefined;
+    this.refresh();
+    return this.#report;
   }
 
   /**
-   * CP-31 [R]: the shared atomic write (temp file in the same directory, fsync, rename; the old file
-   * stays intact on failure) under the file's lock. The whole state is written, as before: merging
-   * with what another process wrote is not done here.
+   * CP-35 under the lock: the legacy file's state becomes the new file, and the legacy file is
+   * renamed `.migrated` (so its bytes stay, whatever the read dropped). An unparsable legacy file is
+   * moved aside instead, a non-regular one left alone.
    */
-  #write(state: State): void {
-    if (this.#frozen !== undefined) throw new StateError(`not saving: ${this.#frozen}`, 503);
-    const bytes = new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`);
-    // Mode 0666 less the umask, as node:fs created the file before.
-    updateFileSync(this.io, this.path, () => bytes, { timeoutMs: STATE_LOCK_TIMEOUT_MS, mode: 0o666 });
+  #migrateLegacy(legacy: string): void {
+    if (this.io.lstat(this.path) !== undefined) return;
+    const read = this.#read(legacy);
+    if (read.report.kind === 'refused' || read.report.kind === 'missing') return;
+    if (read.report.kind === 'corrupt') {
+      const keptAt = this.#asideName(legacy);
+      this.io.rename(legacy, keptAt);
+      this.logger.warn('context-profiles: %s could not be read (%s); it was kept as %s and the defaults are in use', legacy, read.report.reason, keptAt);
+      this.#adopt({ state: read.state, report: { kind: 'corrupt', keptAt, reason: read.report.reason }, rewrite: false });
+      return;
+    }
+    this.#write(read.state);
+    this.io.rename(legacy, legacy + LEGACY_SUFFIX);
+    if (read.report.kind === 'set-aside') {
+      this.logger.warn('context-profiles: %s has shape errors: %s; the original was kept as %s and the rest is in use', legacy, read.report.problems.join('; '), legacy + LEGACY_SUFFIX);
+      this.#adopt({ state: read.state, report: { kind: 'set-aside', keptAt: legacy + LEGACY_SUFFIX, problems: read.report.problems }, rewrite: false });
+    } else {
+      this.#adopt({ state: read.state, report: { kind: 'migrated', from: LEGACY_FILE }, rewrite: false });
+    }
   }
 
-  /** Replaces the state and writes it; on a write failure the in-memory state is unchanged too. */
-  #commit(next: State): void {
-    this.#write(next);
-    this.#state = next;
+  /**
+   * Re-reads the file when its bytes changed since the last read or write (another process wrote
+   * it), so a new session, a step's channel filter and the panel see what is saved now. A file that
+   * needs rewriting (an old version, shape errors, unparsable) is repaired under the lock. Never
+   * throws: a failure is logged and the last state stays in use.
+   */
+  refresh(): void {
+    let read: DiskRead & { readonly bytes?: Uint8Array };
+    try {
+      read = this.#read(this.path);
+    } catch (error) {
+      this.logger.warn('context-profiles: %s could not be read (%s); the last state read stays in use', this.path, message(error));
+      return;
+    }
+    if (!read.rewrite) return this.#adopt(read);
+    try {
+      this.#locked(() => this.#adopt(this.#repair(this.#read(this.path))));
+    } catch (error) {
+      // Another writer holds the file, or the file cannot be set aside: use what was read.
+      this.logger.warn('context-profiles: %s needs rewriting but was not written (%s)', this.path, message(error));
+      this.#adopt(read, false);
+    }
   }
 
-  /** CP-37 POST /state: validates (CP-32) and saves profiles, `lastUsedId` and `baseline`. */
-  save(raw: unknown): State {
-    const next = validateSave(raw, this.#state);
-    this.#commit(next);
-    return next;
+  /**
+   * The state as the panel is shown it, with a revision it can save against (`save`'s `revision`):
+   * a save applies what the panel changed from this snapshot, whatever was written since.
+   * @returns the state and its revision.
+   */
+  snapshot(): { readonly state: State; readonly revision: string } {
+    const state = this.#state;
+    const revision = sha256Hex(JSON.stringify(state)).slice(0, REVISION_HEX);
+    this.#snapshots.delete(revision);
+    this.#snapshots.set(revision, state);
+    while (this.#snapshots.size > SNAPSHOTS_KEPT) this.#snapshots.delete(this.#snapshots.keys().next().value!);
+    return { state, revision };
   }
 
-  /** A profile by id. */
+  /**
+   * CP-37 POST /state: validates (CP-32) and saves profiles, `lastUsedId` and `baseline`, applying
+   * only what changed from the snapshot `revision` names (else from the state last read here) to
+   * the file as it is now (merge.ts).
+   * @param raw - the request body.
+   * @param revision - the snapshot the panel started from (`snapshot().revision`).
+   * @returns the state written.
+   * @throws StateError 400 for a bad save (nothing written), 503 when the file cannot be written.
+   */
+  save(raw: unknown, revision?: string): State {
+    const base = (revision !== undefined ? this.#snapshots.get(revision) : undefined) ?? this.#state;
+    const mine = validateSave(raw, base);
+    return this.#update((theirs) => mergeSave(base, mine, theirs));
+  }
+
+  /**
+   * A profile by id, as last read.
+   * @param id - the profile id.
+   * @returns the profile, or undefined.
+   */
   profile(id: string): Profile | undefined {
     return this.#state.profiles.find((p) => p.id === id);
   }
 
-  /** CP-13: the profile id recorded for a session, else `lastUsedId`. */
+  /**
+   * CP-13: the profile id recorded for a session, else `lastUsedId` (as last read).
+   * @param sessionId - the session.
+   * @returns a profile id or `none`.
+   */
   profileIdFor(sessionId: string): string {
-    return this.#state.sessions[sessionId] ?? this.#state.lastUsedId;
+    return Object.hasOwn(this.#state.sessions, sessionId) ? this.#state.sessions[sessionId]! : this.#state.lastUsedId;
   }
 
-  /** CP-14: records the first application for a session (a one-time record). */
+  /**
+   * CP-14: records a session's first profile (`none` included), unless the file has a record.
+   * @param sessionId - the session.
+   * @param profileId - the profile it started under.
+   */
   recordFirst(sessionId: string, profileId: string): void {
-    if (this.#state.sessions[sessionId] !== undefined) return;
-    this.#commit({ ...this.#state, sessions: { ...this.#state.sessions, [sessionId]: profileId } });
+    this.#update((theirs) => recordSession(theirs, sessionId, profileId));
   }
 
-  /** CP-14/CP-15: an explicit switch overwrites the record and becomes `lastUsedId`. */
+  /**
+   * CP-14/CP-15: an explicit switch overwrites the record and becomes `lastUsedId`.
+   * @param sessionId - the session.
+   * @param profileId - the chosen profile, or `none`.
+   * @throws StateError 404 when the profile does not exist in the file, 503 when it cannot be written.
+   */
   choose(sessionId: string, profileId: string): void {
-    if (profileId !== NONE && this.profile(profileId) === undefined) throw new StateError(`profile "${profileId}" does not exist`, 404);
-    this.#commit({ ...this.#state, lastUsedId: profileId, sessions: { ...this.#state.sessions, [sessionId]: profileId } });
+    this.#update((theirs) => {
+      if (!choosable(theirs, profileId)) throw new StateError(`profile "${profileId}" does not exist`, 404);
+      return chooseSession(theirs, sessionId, profileId);
+    });
   }
 
   /** The global additional-rule settings. */
   get baseline(): Baseline {
     return this.#state.baseline;
+  }
+
+  /**
+   * Under the lock: reads the file, applies `change` to what it holds now, writes the result
+   * atomically, and adopts it. `undefined` from `change` writes nothing (the file is adopted as read).
+   */
+  #update(change: (theirs: State) => State | undefined): State {
+    return this.#locked(() => {
+      const read = this.#repair(this.#read(this.path));
+      if (read.report.kind === 'refused') throw new StateError(`not saving: ${this.path} ${read.report.reason}`, 503);
+      const next = change(read.state);
+      if (next === undefined) {
+        this.#adopt(read);
+      } else {
+        this.#write(next);
+        this.#adopt({ state: next, report: read.report, rewrite: false });
+      }
+      return this.#state;
+    });
+  }
+
+  /** Runs `task` holding the file's lock; a lock that stays taken is a 503 naming the holder. */
+  #locked<T>(task: () => T): T {
+    try {
+      return withLockSync(this.io, lockPathFor(this.path), task, { timeoutMs: STATE_LOCK_TIMEOUT_MS });
+    } catch (error) {
+      if (error instanceof LockTimeoutError) throw new StateError(`not saving: ${error.message}`, 503);
+      throw error;
+    }
+  }
+
+  /**
+   * Reads `path` without the lock. A path that is not a regular file is refused unopened (a FIFO
+   * would block). Unparsable JSON, a shape that is not a state object, or a newer version: `corrupt`
+   * (the file must be moved aside before anything is written). Shape errors: `set-aside` (a copy
+   * must be kept before the normalized form is written).
+   */
+  #read(path: string): DiskRead & { readonly bytes?: Uint8Array } {
+    const info = this.io.lstat(path);
+    if (info === undefined) return { state: defaultState(), report: { kind: 'missing' }, rewrite: false };
+    if (info.type !== 'file') {
+      const what = info.type === 'symlink' ? 'a symbolic link' : info.type === 'directory' ? 'a directory' : 'not a regular file (a FIFO, socket or device)';
+      return { state: defaultState(), report: { kind: 'refused', reason: `is ${what}; context-profiles reads and replaces only a regular file` }, rewrite: false };
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = this.io.readPrefix(path, Number.MAX_SAFE_INTEGER).bytes;
+    } catch (error) {
+      return { state: defaultState(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true };
+    }
+    if (path === this.path && this.#bytes !== undefined && Buffer.from(bytes).equals(this.#bytes)) {
+      return { state: this.#state, report: { kind: 'current' }, rewrite: false, bytes };
+    }
+    try {
+      const outcome = readState(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown);
+      if (outcome.problems.length > 0) return { state: outcome.state, report: { kind: 'set-aside', keptAt: path, problems: outcome.problems }, rewrite: true, bytes };
+      return { state: outcome.state, report: outcome.migrated ? { kind: 'migrated', from: STATE_FILE } : { kind: 'current' }, rewrite: outcome.migrated, bytes };
+    } catch (error) {
+      return { state: defaultState(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true, bytes };
+    }
+  }
+
+  /**
+   * Under the lock: makes a read safe to write over. A corrupt file is moved aside (the defaults
+   * apply); a file with shape errors is copied aside and its normalized form written; an old version
+   * is written back migrated. A file that cannot be moved or copied aside stops every write.
+   */
+  #repair(read: DiskRead & { readonly bytes?: Uint8Array }): DiskRead {
+    const { report } = read;
+    if (report.kind === 'corrupt') {
+      const keptAt = this.#asideName(this.path);
+      try {
+        this.io.rename(this.path, keptAt);
+      } catch (error) {
+        throw new StateError(`not saving: ${this.path} could not be read (${report.reason}) nor moved aside (${message(error)})`, 503);
+      }
+      this.logger.warn('context-profiles: %s could not be read (%s); it was kept as %s and the defaults are in use', this.path, report.reason, keptAt);
+      return { state: read.state, report: { kind: 'corrupt', keptAt, reason: report.reason }, rewrite: false };
+    }
+    if (report.kind === 'set-aside' && read.bytes !== undefined) {
+      const keptAt = this.#asideName(this.path);
+      try {
+        runSync(writeAtomic(this.io, keptAt, read.bytes, STATE_FILE_MODE));
+      } catch (error) {
+        throw new StateError(`not saving: ${this.path} has shape errors (${report.problems.join('; ')}) and could not be copied aside (${message(error)})`, 503);
+      }
+      this.logger.warn('context-profiles: %s has shape errors: %s; the original was kept as %s and the rest is in use', this.path, report.problems.join('; '), keptAt);
+      this.#write(read.state);
+      return { state: read.state, report: { kind: 'set-aside', keptAt, problems: report.problems }, rewrite: false };
+    }
+    if (read.rewrite) {
+      this.#write(read.state);
+      return { state: read.state, report: read.report, rewrite: false };
+    }
+    return read;
+  }
+
+  /** A free name beside `path` for a kept copy: `.corrupt`, then `.corrupt.1`, …. */
+  #asideName(path: string): string {
+    let name = path + CORRUPT_SUFFIX;
+    for (let n = 1; this.io.lstat(name) !== undefined; n++) name = `${path}${CORRUPT_SUFFIX}.${n}`;
+    return name;
+  }
+
+  /** The shared atomic write of the state file (the caller holds the lock). */
+  #write(state: State): void {
+    const bytes = encode(state);
+    runSync(writeAtomic(this.io, this.path, bytes, STATE_FILE_MODE));
+    this.#bytes = bytes;
+  }
+
+  /**
+   * Takes a read's state as current (and its bytes as the last seen, unless `remember` is false).
+   * The report keeps what the user must be told: a file kept aside or migrated stays reported until
+   * something else noteworthy happens; a refused path is reported (and logged) while it lasts.
+   */
+  #adopt(read: DiskRead & { readonly bytes?: Uint8Array }, remember = true): void {
+    this.#state = read.state;
+    if (remember && read.bytes !== undefined) this.#bytes = read.bytes;
+    const next = read.report;
+    const previous = this.#report;
+    const sticky = previous.kind === 'corrupt' || previous.kind === 'set-aside' || previous.kind === 'migrated';
+    if ((next.kind === 'current' || next.kind === 'missing') && sticky) return;
+    if (next.kind === 'refused' && (previous.kind !== 'refused' || previous.reason !== next.reason)) {
+      this.logger.warn('context-profiles: %s %s; the defaults are in use and nothing will be saved', this.path, next.reason);
+    }
+    this.#report = next;
   }
 }

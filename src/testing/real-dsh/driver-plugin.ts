@@ -21,7 +21,7 @@ export type DriverOrder =
 
 /** What the driver sends back. `ready` comes once, after the agent is published. */
 export type DriverReport =
-  | { readonly op: 'ready'; readonly sessionId: string; readonly resumed: boolean; readonly seq: number }
+  | { readonly op: 'ready'; readonly sessionId: string; readonly resumed: boolean; readonly seq: number; readonly webPort?: number }
   | { readonly op: 'done'; readonly id: number; readonly value?: unknown }
   | { readonly op: 'failed'; readonly id?: number; readonly error: string };
 
@@ -29,6 +29,8 @@ interface DriverConfig {
   readonly sessionId: string;
   readonly resume: boolean;
   readonly cwd: string;
+  /** The agent preset a new session joins where the profile has a preset roster (web); default the roster's. */
+  readonly agentPreset?: string;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- DSH's own objects, typed structurally at the seam. */
@@ -46,8 +48,8 @@ export const Config = {
     vendor: 'dsh-context-engine',
     validate(value: unknown) {
       const v = value as Partial<DriverConfig> | undefined;
-      if (v === undefined || typeof v.sessionId !== 'string' || typeof v.resume !== 'boolean' || typeof v.cwd !== 'string') {
-        return { issues: [{ message: 'dsh-test-driver: config needs sessionId (string), resume (boolean) and cwd (string)' }] };
+      if (v === undefined || typeof v.sessionId !== 'string' || typeof v.resume !== 'boolean' || typeof v.cwd !== 'string' || (v.agentPreset !== undefined && typeof v.agentPreset !== 'string')) {
+        return { issues: [{ message: 'dsh-test-driver: config needs sessionId (string), resume (boolean) and cwd (string), and optionally agentPreset (string)' }] };
       }
       return { value: v };
     },
@@ -129,20 +131,22 @@ export function apply(ctx: Any, config: DriverConfig): void {
     await ctx.get('loader')?.await();
     const { installModelSelection } = (await import('@deepseek-ai/dsh-agent' as string)) as Any;
     const selection = ctx.agentDefaultModel.currentSelection();
-    // A profile with an agent-preset roster (web) composes each agent from its default preset, as
-    // DSH's web app does: the id goes on the header, the preset is mounted in setup.
-    const presets = ctx.get('agentPresets');
-    const preset: string | undefined = presets === undefined ? undefined : (await presets.resolve(undefined)).id;
+    // Where the profile has a preset roster (web), an agent gets its tools and sections by joining a
+    // preset, as DSH's web API composes its sessions: the id goes on a new session's header, and
+    // setup mounts it (a resumed session joins the preset its header names).
+    const presets = ctx.get('agentPresets') as Any;
+    const agentPreset: string | undefined = presets !== undefined && !config.resume ? (await presets.resolve(config.agentPreset)).id : undefined;
     const setup = async (agentCtx: Any): Promise<void> => {
       installModelSelection(agentCtx, { current: selection, assembled: undefined });
-      if (preset !== undefined) await presets.mount(agentCtx, preset);
+      if (presets !== undefined) await presets.mount(agentCtx, agentPreset ?? agentCtx.agent?.session.header.agentPreset);
     };
     const agentOptions = { provider: selection.provider, model: selection.model };
     handle = config.resume
       ? await ctx.agents.resume({ resumeSessionId: config.sessionId, agentOptions, setup })
-      : await ctx.agents.create({ sessionId: config.sessionId, meta: { cwd: config.cwd, ...(preset !== undefined ? { agentPreset: preset } : {}) }, agentOptions, setup });
+      : await ctx.agents.create({ sessionId: config.sessionId, meta: { cwd: config.cwd, ...(agentPreset !== undefined ? { agentPreset } : {}) }, agentOptions, setup });
     await handle!.agent.whenIdle();
-    send({ op: 'ready', sessionId: config.sessionId, resumed: config.resume, seq: handle!.agent.session.seq });
+    const webPort = (ctx.get('webServer') as { port?: number } | undefined)?.port;
+    send({ op: 'ready', sessionId: config.sessionId, resumed: config.resume, seq: handle!.agent.session.seq, ...(webPort !== undefined ? { webPort } : {}) });
   };
   start().catch((error: unknown) => {
     send({ op: 'failed', error: describe(error) });

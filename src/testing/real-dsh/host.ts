@@ -28,6 +28,8 @@ export interface DshHostOptions {
   readonly packages?: readonly string[];
   /** The profile to boot; default `headless`. */
   readonly profile?: string;
+  /** The agent preset a new session joins where the profile has a preset roster (`web`); default the roster's. */
+  readonly agentPreset?: string;
   /** Files of the workspace, by path relative to it. */
   readonly files?: Readonly<Record<string, string>>;
   /** An existing directory to use as the workspace instead of a new one (left as it is: no files written, no `git init`, not removed). */
@@ -119,6 +121,7 @@ export class DshHost {
   #sessionId: string | undefined;
   #process: DriverProcess | undefined;
   #orders = 0;
+  #webPort: number | undefined;
 
   constructor(options: DshHostOptions) {
     this.#options = options;
@@ -148,6 +151,22 @@ export class DshHost {
   /** Other model requests (session titles). */
   get auxiliaryRequests(): readonly ChatRequest[] {
     return this.#model.auxiliary;
+  }
+
+  /**
+   * The loopback URL of DSH's own web server (`webServer` service) in the running DSH process, for
+   * profiles that mount it (`web`); undefined before the first `run` or without one.
+   */
+  get webUrl(): string | undefined {
+    return this.#process !== undefined && this.#webPort !== undefined ? `http://127.0.0.1:${this.#webPort}` : undefined;
+  }
+
+  /**
+   * Starts DSH with the driver if it is not running (creating or resuming the session), without a turn.
+   * @returns once the session's agent is published.
+   */
+  async start(): Promise<void> {
+    await this.#start();
   }
 
   /** The session's id, once the first `run` has created it. */
@@ -433,7 +452,7 @@ export class DshHost {
     const oneShot = this.profile === 'headless' ? [{ id: 'headless-runner', disabled: true }, { id: 'headless-startup', disabled: true }] : [];
     writeFileSync(patch, stringify([
       ...oneShot,
-      { insert: [{ id: 'dsh-test-driver', name: driver, config: { sessionId: this.#sessionId, resume, cwd: this.cwd } }] },
+      { insert: [{ id: 'dsh-test-driver', name: driver, config: { sessionId: this.#sessionId, resume, cwd: this.cwd, ...(this.#options.agentPreset !== undefined ? { agentPreset: this.#options.agentPreset } : {}) } }] },
     ]));
     const { dsh } = this.#options;
     const args = [dsh.dshEntry, '--profile', this.profile, '--patch', patch, ...(this.#options.args ?? [])];
@@ -443,7 +462,7 @@ export class DshHost {
     const running = new DriverProcess(child, () => this.stderr);
     this.#process = running;
     try {
-      await running.ready(this.#timeout);
+      this.#webPort = (await running.ready(this.#timeout)).webPort;
     } catch (error) {
       this.#process = undefined;
       if (!resume) this.#sessionId = undefined;
@@ -453,27 +472,29 @@ export class DshHost {
   }
 }
 
+type ReadyReport = Extract<DriverReport, { op: 'ready' }>;
+
 /** One DSH process running the driver plugin, and its IPC conversation. */
 class DriverProcess {
   readonly #child: ChildProcess;
   readonly #stderr: () => string;
   readonly #waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   readonly #exited: Promise<number | null>;
-  #ready: { resolve(): void; reject(error: Error): void } | undefined;
-  #readyPromise: Promise<void>;
+  #ready: { resolve(report: ReadyReport): void; reject(error: Error): void } | undefined;
+  #readyPromise: Promise<ReadyReport>;
   #failure: string | undefined;
 
   constructor(child: ChildProcess, stderr: () => string) {
     this.#child = child;
     this.#stderr = stderr;
-    this.#readyPromise = new Promise<void>((resolve, reject) => (this.#ready = { resolve, reject }));
+    this.#readyPromise = new Promise<ReadyReport>((resolve, reject) => (this.#ready = { resolve, reject }));
     this.#readyPromise.catch(() => undefined);
     child.on('message', (report: DriverReport) => this.#receive(report));
     this.#exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     void this.#exited.then((code) => this.#fail(`DSH exited (code ${code})`));
   }
 
-  ready(timeoutMs: number): Promise<void> {
+  ready(timeoutMs: number): Promise<ReadyReport> {
     return this.#deadline(this.#readyPromise, timeoutMs, 'boot');
   }
 
@@ -494,7 +515,7 @@ class DriverProcess {
   }
 
   #receive(report: DriverReport): void {
-    if (report.op === 'ready') this.#ready?.resolve();
+    if (report.op === 'ready') this.#ready?.resolve(report);
     else if (report.op === 'done') {
       this.#waiting.get(report.id)?.resolve(report.value);
       this.#waiting.delete(report.id);

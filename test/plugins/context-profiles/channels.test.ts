@@ -53,6 +53,16 @@ describe('channels (CP-28, CP-29)', () => {
     expect(JSON.stringify(host.requests[0]!.messages)).toContain('Current runtime context.');
   });
 
+  it('CP-14 CP-29 a session started under "none" keeps every channel when the user later picks a default whose channels are off', async () => {
+    const dir = homeWith({ workspaceInstructions: 'off', timeContext: 'off' });
+    writeFileSync(join(dir, 'session-context-config.json'), JSON.stringify({ version: 4, lastUsedId: 'none', profiles: builtinProfiles().map((p) => (p.id === 'lean' ? { ...p, channels: { workspaceInstructions: 'off', timeContext: 'off' } } : p)), sessions: {} }));
+    const { host, profiles } = mount(dir);
+    await host.run('hi', reply);
+    profiles.store.save({ lastUsedId: 'lean' });
+    await host.run('again', reply);
+    expect(loggedKinds(host)).toEqual(['user', 'time-context', 'workspace-instructions', 'other-kind', 'user', 'time-context', 'workspace-instructions', 'other-kind']);
+  });
+
   it('CP-28 with no channels off every message enters (the workspace-context plugin emits agent-instructions)', async () => {
     const { host } = mount(homeWith(undefined), { instructions: true });
     await host.run('hi', reply);

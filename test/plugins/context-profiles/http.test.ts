@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtinProfiles } from '../../../src/plugins/context-profiles/index.js';
+import { HostService, messageText } from '../../../src/host/index.js';
 import { TRANSLATE_SYSTEM } from '../../../src/plugins/context-profiles/translate.js';
-import { createTestHost, TestCompletion } from '../../../src/testing/index.js';
+import { createTestHost, TestLlm, TestWebServer } from '../../../src/testing/index.js';
 import { contextProfiles, hostTools, mcpTools, reply } from '../../support/context-profiles.js';
 
 interface Reply { status: number; type: string; json: any; text: string }
@@ -37,12 +38,14 @@ afterEach(async () => {
 async function serve(options: { answer?: (text: string) => string | Promise<string> } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'cp-'));
   writeFileSync(join(home, 'session-context-config.json'), JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} }));
-  const model = new TestCompletion((r) => (options.answer ?? ((t: string) => `译:${t}`))(r.prompt));
-  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, model });
+  const model = new TestLlm({ 'deepseek/deepseek-chat': null }, (o) => (options.answer ?? ((t: string) => `译:${t}`))(messageText(o.messages[0]!)));
+  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, llm: model, defaultModel: { provider: 'deepseek', model: 'deepseek-chat' } });
   for (const def of [...hostTools(), ...mcpTools().slice(0, 2)]) host.ctx.tools.register(def);
+  const web = new TestWebServer();
+  host.provide(HostService.webServer, web);
   host.use(contextProfiles, {});
   await host.run('hi', reply);
-  const server = await host.http.listen();
+  const server = await web.listen();
   closers.push(server.close);
   return { host, home, model, base: server.url };
 }
@@ -54,9 +57,9 @@ describe('routes (CP-37)', () => {
     expect(r.status).toBe(200);
     expect([r.json.lastUsedId, r.json.profiles.map((p: { id: string }) => p.id), r.json.baseline.contract]).toEqual(['lean', ['full', 'lean', 'minimal'], true]);
     expect(r.json.sections).toEqual(['session-context-config:contract', 'session-context-config:card-receipt', 'session-context-config:untrusted-download']);
-    const plan = r.json.catalog.find((t: { name: string }) => t.name === 'plan');
+    const plan = r.json.catalog.find((t: { name: string }) => t.name === 'todo_write');
     expect(plan).toMatchObject({ group: 'orchestration', states: { full: { effective: 'defer', overridden: true }, lean: { effective: 'hidden', overridden: true }, minimal: { effective: 'hidden', overridden: true } } });
-    expect(plan.tokens).toBe(Math.round(0.28 * JSON.stringify({ name: 'plan', description: plan.description, parameters: hostTools().find((t) => t.name === 'plan')!.parameters }).length));
+    expect(plan.tokens).toBe(Math.round(0.28 * JSON.stringify({ name: 'todo_write', description: plan.description, parameters: hostTools().find((t) => t.name === 'todo_write')!.parameters }).length));
     expect(r.json.contexts).toHaveLength(7);
   });
 
@@ -80,12 +83,12 @@ describe('routes (CP-37)', () => {
     const { base, host, home } = await serve();
     expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json).toEqual({
       id: 'session-1', profile: 'lean',
-      tools: { grep: 'inject', bash: 'inject', ask_user: 'inject', plan: 'hidden', plugin_manager: 'hidden', cordis_inspect: 'hidden', lsp: 'inject', third_party_widget: 'defer', mcp__github__get_issue: 'defer', mcp__github__create_issue: 'defer', read: 'inject', write: 'inject', edit: 'inject' },
+      tools: { grep: 'inject', bash: 'inject', ask_user_question: 'inject', todo_write: 'hidden', plugin_manager: 'hidden', cordis_inspect: 'hidden', lsp: 'inject', third_party_widget: 'defer', mcp__github__get_issue: 'defer', mcp__github__create_issue: 'defer', read: 'inject', write: 'inject', edit: 'inject' },
     });
     await host.run('load', [{ tools: [{ id: 'c1', name: 'tool_search', input: { query: 'get_issue' } }] }, { text: 'ok' }]);
     expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json.tools.mcp__github__get_issue).toBe('loaded');
     const switched = await call(base, 'POST', '/session-context-config/api/session', { body: JSON.stringify({ id: 'session-1', profile: 'minimal' }) });
-    expect([switched.status, switched.json.profile, switched.json.tools.ask_user, switched.json.tools.mcp__github__get_issue]).toEqual([200, 'minimal', 'hidden', 'hidden']);
+    expect([switched.status, switched.json.profile, switched.json.tools.ask_user_question, switched.json.tools.mcp__github__get_issue]).toEqual([200, 'minimal', 'hidden', 'hidden']);
     const file = JSON.parse(readFileSync(join(home, 'session-context-config.json'), 'utf8'));
     expect([file.sessions, file.lastUsedId]).toEqual([{ 'session-1': 'minimal' }, 'minimal']);
     await host.run('after', reply);
@@ -97,8 +100,8 @@ describe('routes (CP-37)', () => {
     const { base } = await serve();
     const preview = await call(base, 'GET', '/session-context-config/api/preview?id=session-1&profile=full');
     expect(preview.json).toEqual({
-      inject: ['read', 'write', 'edit', 'grep', 'bash', 'ask_user', 'lsp'],
-      defer: ['plan', 'plugin_manager', 'cordis_inspect', 'third_party_widget', 'mcp__github__get_issue', 'mcp__github__create_issue'],
+      inject: ['read', 'write', 'edit', 'grep', 'bash', 'ask_user_question', 'lsp'],
+      defer: ['todo_write', 'plugin_manager', 'cordis_inspect', 'third_party_widget', 'mcp__github__get_issue', 'mcp__github__create_issue'],
       hidden: [],
     });
     expect((await call(base, 'GET', '/session-context-config/api/session?id=session-1')).json.profile).toBe('lean');
@@ -126,19 +129,39 @@ describe('routes (CP-37)', () => {
     const results = await Promise.all([post('Alpha.'), post('Beta.'), post('Alpha.')]);
     expect(readdirSync(home).filter((name) => name.startsWith('.'))).toEqual([]);
     expect(results.map((r) => r.json)).toEqual([{ ok: true, zh: '译:Alpha.' }, { ok: true, zh: '译:Beta.' }, { ok: true, zh: '译:Alpha.' }]);
-    expect([model.requests.map((r) => r.prompt), model.requests[0]!.system, most]).toEqual([['Alpha.', 'Beta.'], TRANSLATE_SYSTEM, 1]);
+    expect([model.calls.map((c) => messageText(c.messages[0]!)), model.calls[0]!.system, most]).toEqual([['Alpha.', 'Beta.'], TRANSLATE_SYSTEM, 1]);
+    // CP-37: the agent's default model, one user message, no tools, no session id (nothing is recorded).
+    expect(model.calls.map((c) => [c.provider, c.model, c.messages.length, c.messages[0]!.role, c.messages[0]!.source, 'tools' in c, 'sessionId' in c])).toEqual([
+      ['deepseek', 'deepseek-chat', 1, 'user', { kind: 'plugin', plugin: 'context-profiles' }, false, false],
+      ['deepseek', 'deepseek-chat', 1, 'user', { kind: 'plugin', plugin: 'context-profiles' }, false, false],
+    ]);
     expect(JSON.parse(readFileSync(join(home, 'session-context-config-translations.json'), 'utf8'))).toEqual({ 'Alpha.': '译:Alpha.', 'Beta.': '译:Beta.' });
     expect((await post('Alpha. ')).json).toEqual({ ok: true, zh: '译:Alpha.' }); // a different key: translated again
-    expect(model.requests).toHaveLength(3);
+    expect(model.calls).toHaveLength(3);
     // Translation never touches a session record.
     expect(host.session.events.length).toBe(logged);
   });
 
-  it('CP-37 a failing model gives ok:false and caches nothing', async () => {
+  it('CP-37 a failing model gives ok:false with DSH\'s failure and caches nothing', async () => {
     const { base, home } = await serve({ answer: () => Promise.reject(new Error('model down')) });
     const r = await call(base, 'POST', '/session-context-config/api/translate', { body: JSON.stringify({ text: 'x' }) });
-    expect(r.json).toEqual({ ok: false, error: 'model down' });
+    expect(r.json).toEqual({ ok: false, error: 'model down (UNKNOWN)' });
     expect(existsSync(join(home, 'session-context-config-translations.json'))).toBe(false);
+  });
+
+  it('CP-37 without an llm service or a default model, translation says which is missing', async () => {
+    for (const [options, error] of [
+      [{}, 'the host has no llm service to translate with'],
+      [{ llm: new TestLlm({ 'deepseek/deepseek-chat': null }, () => 'x') }, 'the host has no default model (agentDefaultModel) to translate with'],
+    ] as const) {
+      const host = createTestHost({ dshHome: mkdtempSync(join(tmpdir(), 'cp-')), ...options });
+      const web = new TestWebServer();
+      host.provide(HostService.webServer, web);
+      host.use(contextProfiles, {});
+      const server = await web.listen();
+      closers.push(server.close);
+      expect((await call(server.url, 'POST', '/session-context-config/api/translate', { body: JSON.stringify({ text: 'x' }) })).json).toEqual({ ok: false, error });
+    }
   });
 });
 
@@ -184,16 +207,46 @@ describe('security (CP-38)', () => {
     expect((await call(base, 'GET', '/session-context-config/api/nothing')).status).toBe(404);
   });
 
-  it('CP-38 a host trust fence replaces the loopback fallback', async () => {
-    // The simulated host has no fence, so the fallback decides (see the test above); a fenced host:
+  it('CP-38 the fence is DSH\'s /api fence with no extra hosts: any 127/8 address, localhost and [::1] pass; a cross-site fetch marker is refused', async () => {
+    const { base } = await serve();
+    const port = new URL(base).port;
+    for (const host of [`127.0.0.1:${port}`, `127.1.2.3:${port}`, `localhost:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
+      expect([host, (await call(base, 'GET', '/session-context-config/api/state', { headers: { host } })).status]).toEqual([host, 200]);
+    }
+    const refused: Record<string, string>[] = [{ host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' }, { host: `128.0.0.1:${port}` }, { host: `127.0.0.256:${port}` }, { host: `127.0.0.1:${port}`, origin: 'null' }];
+    for (const headers of refused) {
+      expect([headers, (await call(base, 'GET', '/session-context-config/api/state', { headers })).status]).toEqual([headers, 403]);
+    }
+    expect((await call(base, 'GET', '/session-context-config/api/state', { headers: { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin', origin: `http://127.0.0.1:${port}` } })).status).toBe(200);
+  });
+});
+
+describe('DSH\'s web server (X-12, contract correction 4)', () => {
+  it('X-12 the panel route appears when the web server is provided after the plugin, goes when it goes, and comes back with a new one', async () => {
     const host = createTestHost({ dshHome: mkdtempSync(join(tmpdir(), 'cp-')) });
-    const seen: string[] = [];
-    Object.defineProperty(host.http, 'trusted', { value: (req: { headers: { host?: string } }) => (seen.push(req.headers.host ?? ''), req.headers.host === 'app.dsh.internal') });
-    host.use(contextProfiles, {});
-    const server = await host.http.listen();
+    const handle = host.use(contextProfiles, {});
+    const first = new TestWebServer();
+    const server = await first.listen();
     closers.push(server.close);
-    expect((await call(server.url, 'GET', '/session-context-config/api/state')).status).toBe(403);
-    expect((await call(server.url, 'GET', '/session-context-config/api/state', { headers: { host: 'app.dsh.internal' } })).status).toBe(200);
-    expect(seen).toEqual([`127.0.0.1:${new URL(server.url).port}`, 'app.dsh.internal']);
+    expect((await call(server.url, 'GET', '/session-context-config/api/state')).status).toBe(404);
+    const remove = host.provide(HostService.webServer, first);
+    expect(first.routes).toEqual(['/session-context-config']);
+    expect((await call(server.url, 'GET', '/session-context-config/api/state')).status).toBe(200);
+    expect((await call(server.url, 'GET', '/session-context-config')).type).toBe('text/html; charset=utf-8');
+    remove();
+    expect(first.routes).toEqual([]);
+    expect((await call(server.url, 'GET', '/session-context-config/api/state')).status).toBe(404);
+    const second = new TestWebServer();
+    host.provide(HostService.webServer, second);
+    expect(second.routes).toEqual(['/session-context-config']);
+    handle.dispose();
+    expect(second.routes).toEqual([]);
+  });
+
+  it('X-12 a path under the prefix that is no route answers 404 JSON; a route DSH already has is refused in DSH\'s words', async () => {
+    const { base, host } = await serve();
+    expect((await call(base, 'GET', '/session-context-config/elsewhere')).json).toEqual({ error: 'no route /session-context-config/elsewhere' });
+    const web = host.ctx.get(HostService.webServer) as TestWebServer;
+    expect(() => web.register({ kind: 'prefix', path: '/session-context-config', handler: () => undefined })).toThrow('webserver: duplicate prefix route "/session-context-config"');
   });
 });

@@ -20,7 +20,7 @@ describe('built module (CP-01a)', () => {
       const { createTestHost } = await import('dsh-context-engine/testing');
       const host = createTestHost({ dshHome: ${JSON.stringify(home)}, cwd: '/repo', files: {} });
       const tool = (name) => ({ name, description: name + '. More.', parameters: { type: 'object', properties: { a: { type: 'string', description: 'x' } } }, output: { schema: { type: 'object' }, render: () => [] }, execute: async () => ({}) });
-      for (const name of ['plan', 'mcp__gh__get']) host.ctx.tools.register(tool(name));
+      for (const name of ['todo_write', 'mcp__gh__get']) host.ctx.tools.register(tool(name));
       host.use(plugin, {});
       await host.run('hi', [{ text: 'ok' }]);
       console.log(JSON.stringify({ name: plugin.name, default: 'default' in plugin, tools: host.requests[0].tools.map((t) => t.name + ':' + t.description), logs: host.logs.length }));
@@ -31,7 +31,7 @@ describe('built module (CP-01a)', () => {
     expect(JSON.parse(run.stdout)).toEqual({
       name: 'context-profiles', default: false,
       // In name order, as DSH sends them.
-      tools: ['edit:Replace an exact string in a text file.', 'mcp__gh__get:mcp__gh__get.', 'read:Read a text file.', "run_code:Run a program of tool calls, in order; returns each call's text.", `tool_search:${'Load the full definitions of deferred tools.'} Deferred tools appear in your tool list with a one-line summary and a bare parameter skeleton. Call tool_search with a query (matched case-insensitively against deferred tool names and summaries) to receive their complete descriptions and parameter schemas. It only returns definitions; it never runs a tool.`, 'write:Write a text file, replacing its content.'],
+      tools: ['edit:Edit an existing UTF-8 text file by replacing literal text.', 'mcp__gh__get:mcp__gh__get.', 'read:Read a UTF-8 text file and return line-numbered content.', "run_code:Run a program of tool calls, in order; returns each call's text.", `tool_search:${'Load the full definitions of deferred tools.'} Deferred tools appear in your tool list with a one-line summary and a bare parameter skeleton. Call tool_search with a query (matched case-insensitively against deferred tool names and summaries) to receive their complete descriptions and parameter schemas. It only returns definitions; it never runs a tool.`, 'write:Create or fully replace a UTF-8 text file.'],
       logs: 0,
     });
   });

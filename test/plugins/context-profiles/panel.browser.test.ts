@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinProfiles } from '../../../src/plugins/context-profiles/index.js';
 import { LANG_KEY } from '../../../src/plugins/context-profiles/panel.js';
 import { RULE_TEXTS } from '../../../src/plugins/context-profiles/model.js';
-import { createTestHost, TestCompletion, type TestHost } from '../../../src/testing/index.js';
+import { HostService, messageText } from '../../../src/host/index.js';
+import { createTestHost, TestLlm, TestWebServer, type TestHost } from '../../../src/testing/index.js';
 import { contextProfiles, hostTools, mcpTools, reply } from '../../support/context-profiles.js';
+import { referenceEncode } from '../../support/tokenizer.js';
 
 const ARTIFACTS = join(process.cwd(), 'build', 'test-artifacts');
 let browser: Browser;
@@ -34,14 +36,16 @@ function deployment(host: TestHost): void {
 /** The model fails the first request for the widget's description, so the panel shows the retry path. */
 function session(home: string, sessionId: string): TestHost {
   let widgetFailures = 1;
-  const model = new TestCompletion((r) => {
-    if (r.prompt.startsWith('A third-party plugin tool') && widgetFailures-- > 0) throw new Error('model busy');
-    return `译:${r.prompt}`;
+  const model = new TestLlm({ 'deepseek/deepseek-chat': null }, (o) => {
+    const text = messageText(o.messages[0]!);
+    if (text.startsWith('A third-party plugin tool') && widgetFailures-- > 0) throw new Error('model busy');
+    return `译:${text}`;
   });
-  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, sessionId, model });
+  const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, sessionId, llm: model, defaultModel: { provider: 'deepseek', model: 'deepseek-chat' } });
   for (const def of [...hostTools(), ...mcpTools().slice(0, 2)]) host.ctx.tools.register(def);
   deployment(host);
   host.use(contextProfiles, {});
+  host.provide(HostService.webServer, new TestWebServer());
   return host;
 }
 
@@ -51,7 +55,7 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
     writeFileSync(join(home, 'session-context-config.json'), JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} }));
     const host = session(home, 'session-1');
     await host.run('hi', reply);
-    const server = await host.http.listen();
+    const server = await (host.ctx.get(HostService.webServer) as TestWebServer).listen();
     const page = await browser.newPage({ viewport: { width: 1100, height: 1800 } });
     try {
       await page.goto(`${server.url}/session-context-config/?id=session-1`);
@@ -78,15 +82,38 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
       // CP-UI-05: state and token chips; an override tooltip only where a group decides.
       expect(await tid('state-grep').textContent()).toBe('开启');
       expect(await tid('state-grep').getAttribute('title')).toBeNull();
-      expect(await tid('state-plan').textContent()).toBe('隐藏');
-      expect(await tid('state-plan').getAttribute('title')).toBe('生效:隐藏 / 本行选择:开启');
+      expect(await tid('state-todo_write').textContent()).toBe('隐藏');
+      expect(await tid('state-todo_write').getAttribute('title')).toBe('生效:隐藏 / 本行选择:开启');
       expect(await tid('state-mcp__github__get_issue').textContent()).toBe('延迟');
       expect(await tid('state-grep').evaluate((e) => getComputedStyle(e).color)).toBe('rgb(26, 127, 55)');
       expect(await tid('state-mcp__github__get_issue').evaluate((e) => getComputedStyle(e).borderTopStyle)).toBe('solid');
       const grepDef = hostTools().find((t) => t.name === 'grep')!;
       expect(await tid('tokens-grep').textContent()).toBe(`≈${Math.round(0.28 * JSON.stringify({ name: 'grep', description: grepDef.description, parameters: grepDef.parameters }).length)}`);
+      // Issue 21: each profile's tool-definition tokens (DeepSeek V3), full and as the profile sends
+      // them. Session 1 runs under lean: what its first request carried for these tools (deferred
+      // placeholders, tool_search) is exactly the panel's figure for lean, by the reference tokenizer.
+      const state = await page.evaluate(async () => (await fetch('/session-context-config/api/state?id=session-1')).json()) as {
+        catalog: { name: string; deepseekTokens: { full: number; sent: Record<string, number> }; states: Record<string, { effective: string }> }[]; toolSearchTokens: number;
+      };
+      const wire = (t: { name: string; description: string; parameters: unknown }): number =>
+        referenceEncode(JSON.stringify({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })).length;
+      // Every catalog tool's full definition: the global layer's (the host's own tools included).
+      const defs = new Map(state.catalog.map((t) => [t.name, host.ctx.tools.get(t.name)!]));
+      for (const entry of state.catalog) expect(entry.deepseekTokens.full, entry.name).toBe(wire(defs.get(entry.name)!));
+      expect(state.toolSearchTokens).toBe(wire(host.requests[0]!.tools.find((t) => t.name === 'tool_search')!));
+      // The catalog's tools and tool_search (tools the plugin never manages, such as run_code, are not in it).
+      const managed = new Set([...defs.keys(), 'tool_search']);
+      const sentToLean = host.requests[0]!.tools.filter((t) => managed.has(t.name)).reduce((n, t) => n + wire(t), 0);
+      const full = state.catalog.reduce((n, t) => n + t.deepseekTokens.full, 0);
+      const perProfile = (id: string): number => state.catalog.reduce((n, t) => n + t.deepseekTokens.sent[id]!, 0)
+        + (state.catalog.some((t) => t.states[id]!.effective === 'defer') ? state.toolSearchTokens : 0);
+      expect(perProfile('lean')).toBe(sentToLean);
+      const n = (v: number): string => v.toLocaleString('en-US');
+      expect(await tid('tool-tokens').textContent()).toBe(`工具定义(DeepSeek V3 tokens):全部完整 ${n(full)} · 本档位 ${n(sentToLean)}(省 ${n(full - sentToLean)})`);
+      expect(await tid('tool-tokens-profiles').textContent()).toBe(`各档位(已保存):${builtinProfiles().map((p) => `${p.name} ${n(perProfile(p.id))}`).join(' · ')}`);
+      expect(await tid('tokens-grep').getAttribute('title')).toBe(`DeepSeek V3 tokens:完整 ${n(wire(defs.get('grep')!))} / 本档位 ${n(wire(defs.get('grep')!))}`);
       // CP-UI-06: built-in Chinese for a known tool; unknown tools translated one by one through the API.
-      expect(await tid('tool-row-read').locator('.desc').textContent()).toBe('读取一个文本文件。');
+      expect(await tid('tool-row-read').locator('.desc').textContent()).toBe('读取一个 UTF-8 文本文件，返回带行号的内容。');
       await page.waitForFunction(() => document.querySelector('[data-testid="tool-row-mcp__github__create_issue"] .desc')?.textContent?.startsWith('译:'));
       const long = mcpTools()[0]!.description;
       await expect.poll(() => tid('tool-row-mcp__github__get_issue').locator('.desc').textContent()).toBe(`译:${long}`);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HostEvent, type Context } from '../../../src/host/index.js';
-import { builtinProfiles, type Baseline, type Profile } from '../../../src/plugins/context-profiles/index.js';
+import { builtinProfiles, StateStore, type Baseline, type Profile } from '../../../src/plugins/context-profiles/index.js';
 import { ADDITIONAL_RULES, RULE_TEXTS } from '../../../src/plugins/context-profiles/model.js';
 import { createTestHost, type TestHost } from '../../../src/testing/index.js';
 import { contextProfiles, hostTools, mountHost, reply, tool } from '../../support/context-profiles.js';
@@ -28,7 +28,7 @@ function deployment(host: TestHost, persona = true): void {
   prompt.section({ name: 'harness:identity', order: -1000, text: 'IDENTITY' });
   if (persona) prompt.section({ name: 'deployment:persona-prefix', order: 0, text: 'DEPLOY PREFIX' });
   prompt.section({ name: 'tool:grep', order: 150, text: 'GREP GUIDE' });
-  prompt.section({ name: 'tool:plan', order: 151, text: 'PLAN GUIDE' });
+  prompt.section({ name: 'tool:todo_write', order: 151, text: 'PLAN GUIDE' });
   prompt.section({ name: 'tool:third_party_widget', order: 152, text: 'WIDGET GUIDE' });
   prompt.section({ name: 'harness:source', order: 500, text: 'SOURCE' });
   prompt.section({ name: 'brand-new:section', order: 600, text: 'NEW' });
@@ -93,7 +93,7 @@ describe('sections and guidance (CP-12, CP-19, CP-20, CP-21)', () => {
       p.sections = { 'harness:identity': false };
     }));
     expect(await profiles.fullSections('session-1')).toEqual([
-      'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:plan', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
+      'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:todo_write', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
       ...ADDITIONAL_RULES.slice(0, 3).map((r) => r.section),
     ]);
     const after = await host.agent.ctx.systemPrompt.assemble({ agent: host.agent, scope: host.agent });
@@ -157,11 +157,11 @@ describe('additional rules (CP-17, CP-22..CP-24)', () => {
       p.prompt.prefix = { enabled: false, override: false, text: '' };
     }), { subagent: true });
     expect(sections).toEqual([
-      'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:plan', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
+      'harness:identity', 'deployment:persona-prefix', 'tool:grep', 'tool:todo_write', 'tool:third_party_widget', 'harness:source', 'brand-new:section', 'deployment:persona-suffix',
       ...ADDITIONAL_RULES.slice(0, 3).map((r) => r.section),
     ]);
     expect(contexts).toEqual(['working-directory:current', 'harness:source', 'custom:unknown', 'session-context-config:environment']);
-    expect(host.requests[0]!.tools.map((t) => t.name)).toContain('plan');
+    expect(host.requests[0]!.tools.map((t) => t.name)).toContain('todo_write');
   });
 
   it('CP-24 a baseline change applies from the next new session only', async () => {
@@ -171,6 +171,20 @@ describe('additional rules (CP-17, CP-22..CP-24)', () => {
     expect(host.requests[1]!.system).toContain(RULE_TEXTS.contract);
     const { system } = await run(profiles.store.home);
     expect(system).not.toContain(RULE_TEXTS.contract);
+  });
+
+  it('CP-24 CP-31 a baseline saved by another process (its own store) applies to this process\'s next session', async () => {
+    const { host, profiles } = await run(homeWith(() => {}));
+    const other = new StateStore(profiles.store.home, { warn: () => {} });
+    other.load();
+    other.save({ baseline: { contract: false, cardReceipt: true, untrustedDownload: true, custom: { enabled: false, text: '' } } });
+    await host.run('again', reply);
+    expect(host.requests[1]!.system).toContain(RULE_TEXTS.contract);
+    other.save({ baseline: { contract: false, cardReceipt: false, untrustedDownload: true, custom: { enabled: false, text: '' } } });
+    await host.resume();
+    await host.run('new loop', reply);
+    expect(host.requests[2]!.system).not.toContain(RULE_TEXTS.contract);
+    expect(host.requests[2]!.system).not.toContain(RULE_TEXTS.cardReceipt);
   });
 });
 
@@ -189,8 +203,9 @@ describe('runtime contexts (CP-25, CP-26)', () => {
       p.contexts = { 'working-directory:current': false };
     }));
     expect(contexts).toEqual(['harness:source', 'custom:unknown', 'session-context-config:environment']);
-    // The host re-adds a required context a listener deleted: the shadow is what keeps it out.
-    const { host } = mountHost(mkdtempSync(join(tmpdir(), 'cp-')));
+    // A host with the newer DSH's refreshContext re-check (the seeds' host; rc.8 has none) re-adds a
+    // required context a listener deleted: the shadow is what keeps it out there.
+    const { host } = mountHost(mkdtempSync(join(tmpdir(), 'cp-')), { refreshContexts: true });
     deployment(host);
     host.ctx.on(HostEvent.systemPromptAssemble, async (_a: unknown, _c: unknown, next: () => Promise<{ contexts: { name: string }[] }>) => {
       const out = await next();
@@ -210,7 +225,7 @@ describe('tool guidance across a switch (CP-12, CP-15)', () => {
     profiles.choose('session-1', 'full');
     await host.run('switched', reply);
     expect(host.requests[2]!.system).not.toContain('PLAN GUIDE');
-    expect(host.requests[2]!.tools.find((t) => t.name === 'plan')!.description).toBe('Record a plan of steps.');
+    expect(host.requests[2]!.tools.find((t) => t.name === 'todo_write')!.description).toBe('Record a plan of steps.');
     host.ctx.tools.register(tool('mcp__x__y', 'Y.'));
     expect(profiles.session('session-1').tools.mcp__x__y).toBe('defer');
   });

@@ -14,7 +14,7 @@ const t = (name: string, description = 'Does a thing.') => ({ name, description,
 describe('groups (CP-04)', () => {
   it('CP-04 thirteen group ids; the table, cordis_*, MCP attribution and the other fallback', () => {
     expect(GROUP_IDS).toEqual(['files', 'search', 'terminal', 'platform', 'interaction', 'skills', 'collaboration', 'orchestration', 'schedule', 'goal', 'mcp', 'other', 'plugin-dev']);
-    expect(['read', 'grep', 'bash', 'lsp', 'ask_user', 'web_fetch', 'subagent', 'plan', 'schedule', 'goal', 'plugin_manager', 'cordis_x', 'mcp__gh__get', 'widget'].map((n) => groupOf(t(n))))
+    expect(['read', 'grep', 'bash', 'lsp', 'ask_user_question', 'web_fetch', 'subagent', 'todo_write', 'schedule_create', 'create_goal', 'plugin_manager', 'cordis_x', 'mcp__gh__get', 'widget'].map((n) => groupOf(t(n))))
       .toEqual(['files', 'search', 'terminal', 'platform', 'interaction', 'skills', 'collaboration', 'orchestration', 'schedule', 'goal', 'plugin-dev', 'plugin-dev', 'mcp', 'other']);
     expect([serverOf(t('mcp__legal-db__query')), serverOf(t('query')), serverOf({ ...t('query'), mcp: { server: 'db' } }), groupOf({ ...t('query'), mcp: { server: 'db' } })])
       .toEqual(['legal-db', undefined, 'db', 'mcp']);

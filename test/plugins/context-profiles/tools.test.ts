@@ -26,10 +26,10 @@ const byName = (list: readonly string[]) => [...list].sort((a, b) => (a < b ? -1
 describe('hidden and deferred tools (CP-08, CP-09, CP-10)', () => {
   it('CP-08 lean hides orchestration and plugin-dev: no schema is sent and a call fails', async () => {
     const { host } = mountHost(homeWith('lean'), { tools: hostTools() });
-    await host.run('hi', [{ tools: [{ id: 'c1', name: 'plan', input: { steps: [] } }] }, { text: 'done' }]);
+    await host.run('hi', [{ tools: [{ id: 'c1', name: 'todo_write', input: { steps: [] } }] }, { text: 'done' }]);
     const request = host.requests[0]!;
-    expect(names(request.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'ask_user', 'lsp', 'third_party_widget', TOOL_SEARCH]));
-    expect(JSON.stringify(host.requests[1]!.messages.at(-1))).toContain('Error: unknown tool \\"plan\\"');
+    expect(names(request.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'ask_user_question', 'lsp', 'third_party_widget', TOOL_SEARCH]));
+    expect(JSON.stringify(host.requests[1]!.messages.at(-1))).toContain('Error: unknown tool \\"todo_write\\"');
   });
 
   it('CP-09 a deferred tool keeps its name and every parameter type, loses descriptions, examples, defaults and titles', async () => {
@@ -122,12 +122,26 @@ describe('placeholder size on a realistic tool set (CP-09, informative 12,889 â†
 });
 
 describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
-  it('CP-13 lastUsedId "none" leaves the session unprocessed; no record is written', async () => {
+  it('CP-13 CP-14 lastUsedId "none" leaves the session unprocessed and records "none" for it', async () => {
     const dir = homeWith('none');
     const { host } = mountHost(dir, { tools: hostTools() });
     await host.run('hi', reply);
     expect(names(host.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', ...hostTools().map((t) => t.name)]));
-    expect(JSON.parse(readFileSync(join(dir, 'session-context-config.json'), 'utf8')).sessions).toEqual({});
+    expect(JSON.parse(readFileSync(join(dir, 'session-context-config.json'), 'utf8')).sessions).toEqual({ 'session-1': 'none' });
+  });
+
+  it('CP-14 CP-15 a session started under "none" is not adopted by a default chosen later: after a resume it is still unprocessed', async () => {
+    const dir = homeWith('none');
+    const { host, profiles } = mountHost(dir, { tools: hostTools() });
+    await host.run('hi', reply);
+    profiles.store.save({ lastUsedId: 'minimal' });
+    await host.resume();
+    await host.run('again', reply);
+    expect(names(host.requests[1]!.tools)).toEqual(names(host.requests[0]!.tools));
+    const { host: fresh } = mountHost(dir, { tools: hostTools(), sessionId: 'session-2' });
+    await fresh.run('hi', reply);
+    expect(names(fresh.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', 'grep', 'bash', 'lsp']));
+    expect(JSON.parse(readFileSync(join(dir, 'session-context-config.json'), 'utf8')).sessions).toEqual({ 'session-1': 'none', 'session-2': 'minimal' });
   });
 
   it('CP-13 CP-14 the session record wins over lastUsedId, is written once, and a resumed session keeps it', async () => {
@@ -136,10 +150,10 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
     writeFileSync(join(dir, 'session-context-config.json'), JSON.stringify({ ...state, sessions: { 'session-1': 'lean' } }));
     const { host } = mountHost(dir, { tools: hostTools() });
     await host.run('hi', reply);
-    expect(names(host.requests[0]!.tools)).toContain('ask_user');
+    expect(names(host.requests[0]!.tools)).toContain('ask_user_question');
     const { host: other, profiles } = mountHost(dir, { tools: hostTools(), sessionId: 'session-2' });
     await other.run('hi', reply);
-    expect(names(other.requests[0]!.tools)).not.toContain('ask_user');
+    expect(names(other.requests[0]!.tools)).not.toContain('ask_user_question');
     expect(profiles.store.state.sessions).toEqual({ 'session-1': 'lean', 'session-2': 'minimal' });
     await other.resume();
     await other.run('again', reply);
@@ -155,28 +169,28 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
   it('CP-16 tools/change registers only new tools, revokes vanished ones and keeps unchanged registrations by identity', async () => {
     const { host } = mountHost(homeWith('full'), { tools: mcpTools().slice(0, 3) });
     const agent = await host.start();
-    const before = ['mcp__github__get_issue', 'mcp__github__create_issue', 'mcp__github__update_issue'].map((n) => agent.ctx.tools.get(n));
-    const search = agent.ctx.tools.get(TOOL_SEARCH);
+    const before = ['mcp__github__get_issue', 'mcp__github__create_issue', 'mcp__github__update_issue'].map((n) => agent.ctx.tools.get(n, agent));
+    const search = agent.ctx.tools.get(TOOL_SEARCH, agent);
     const added = tool('mcp__late__ping', 'Ping. Late server.');
     const undo = host.ctx.tools.register(added);
-    const after = ['mcp__github__get_issue', 'mcp__github__create_issue', 'mcp__github__update_issue'].map((n) => agent.ctx.tools.get(n));
+    const after = ['mcp__github__get_issue', 'mcp__github__create_issue', 'mcp__github__update_issue'].map((n) => agent.ctx.tools.get(n, agent));
     expect(after.every((d, i) => d === before[i])).toBe(true);
-    expect(agent.ctx.tools.get(TOOL_SEARCH)).toBe(search);
-    expect(agent.ctx.tools.get('mcp__late__ping')!.description).toBe('Ping.');
+    expect(agent.ctx.tools.get(TOOL_SEARCH, agent)).toBe(search);
+    expect(agent.ctx.tools.get('mcp__late__ping', agent)!.description).toBe('Ping.');
     undo();
-    expect(agent.ctx.tools.get('mcp__late__ping')).toBeUndefined();
-    expect(agent.ctx.tools.schemas().map((s) => s.name)).toEqual(['read', 'write', 'edit', 'run_code', 'mcp__github__get_issue', 'mcp__github__create_issue', 'mcp__github__update_issue', TOOL_SEARCH]);
-    expect(['mcp__github__get_issue', 'mcp__github__create_issue', 'mcp__github__update_issue'].map((n) => agent.ctx.tools.get(n)).every((d, i) => d === before[i])).toBe(true);
+    expect(agent.ctx.tools.get('mcp__late__ping', agent)).toBeUndefined();
+    expect(agent.ctx.tools.schemas(agent).map((s) => s.name)).toEqual(['read', 'write', 'edit', 'run_code', 'mcp__github__get_issue', 'mcp__github__create_issue', 'mcp__github__update_issue', TOOL_SEARCH]);
+    expect(['mcp__github__get_issue', 'mcp__github__create_issue', 'mcp__github__update_issue'].map((n) => agent.ctx.tools.get(n, agent)).every((d, i) => d === before[i])).toBe(true);
   });
 
   it('CP-16 a plugin reload (new definition object) re-registers that placeholder; disabling leaves no callable placeholder', async () => {
     const { host } = mountHost(homeWith('full'), {});
     const agent = await host.start();
     const undo1 = host.ctx.tools.register(tool('mcp__p__a', 'Old. x'));
-    const first = agent.ctx.tools.get('mcp__p__a');
+    const first = agent.ctx.tools.get('mcp__p__a', agent);
     undo1();
     const undo2 = host.ctx.tools.register(tool('mcp__p__a', 'New. x'));
-    const second = agent.ctx.tools.get('mcp__p__a');
+    const second = agent.ctx.tools.get('mcp__p__a', agent);
     expect([first!.description, second!.description, first === second]).toEqual(['Old.', 'New.', false]);
     undo2();
     await host.run('call it', [{ tools: [{ id: 'c1', name: 'mcp__p__a', input: {} }] }, { text: 'ok' }]);
@@ -197,7 +211,7 @@ describe('a state file that cannot be written (CP-14)', () => {
     const { host, profiles } = mountHost(dir, { tools: hostTools() });
     Object.defineProperty(profiles.store, 'recordFirst', { value: () => { throw new Error('disk full'); } });
     await host.run('hi', reply);
-    expect(names(host.requests[0]!.tools)).not.toContain('plan');
+    expect(names(host.requests[0]!.tools)).not.toContain('todo_write');
     expect(host.logs.map((l) => l.message)).toEqual(['context-profiles: could not record profile "lean" for session session-1: disk full']);
   });
 });

@@ -7,6 +7,7 @@ import * as fold from '../../../src/plugins/slice-tape/fold-plugin.js';
 import * as tape from '../../../src/plugins/slice-tape/index.js';
 import { ConfigValidationError, createTestHost, validateConfig } from '../../../src/testing/index.js';
 import { callTool } from './support.js';
+import { catTool } from '../../support/cat-tool.js';
 
 describe('slice-tape/fold', () => {
   it('ST-11 defaults, flat keys, and exact errors', () => {
@@ -18,8 +19,9 @@ describe('slice-tape/fold', () => {
   it('ST-02 ST-11 without the slice policy it folds unsent large results and serves expand_result; nothing is sealed', async () => {
     const big = 'x'.repeat(3000);
     const host = createTestHost({ cwd: '/repo', files: { '/repo/big.txt': big } });
+    host.ctx.tools!.register(catTool(host, '/repo'));
     host.use(fold as unknown as PluginModule, { spillPreviewMinBytes: 1000 });
-    await host.run('q', [{ tools: [{ name: 'read', id: 'c1', input: { file_path: 'big.txt' } }] }, { text: 'ok' }]);
+    await host.run('q', [{ tools: [{ name: 'cat', id: 'c1', input: { file_path: 'big.txt' } }] }, { text: 'ok' }]);
     await host.run('q2', [{ text: 'ok' }]);
     const seq = host.session.events.find((e) => e.type === 'tool/result')!.seq;
     const sent = host.requests[1]!.messages.find((m) => m.source.kind === 'tool')!.content[0];

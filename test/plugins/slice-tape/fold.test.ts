@@ -6,11 +6,19 @@ import type { Context, PreStepDecision, PreStepEvent } from '../../../src/host/i
 import { createTestHost, type TestHost } from '../../../src/testing/index.js';
 import * as tape from '../../../src/plugins/slice-tape/index.js';
 import { callTool, surfaceTexts, tapeHost, toolLine, visibleEntries } from './support.js';
+import { catTool } from '../../support/cat-tool.js';
 
 const BIG = `${'头'.repeat(1500)}\n${'😀'.repeat(500)}\n${'t'.repeat(700)}`; // 2702 code points, 7202 UTF-8 bytes
 const bytes = (s: string) => Buffer.byteLength(s);
 const files = { '/repo/big.txt': BIG, '/repo/small.txt': 'small', '/repo/b2.txt': BIG };
-const read = (path: string, id?: string) => ({ name: 'read', ...(id ? { id } : {}), input: { file_path: path } });
+/** Large results come from `cat` (the file's raw text, as any tool's result): DSH's own `read` wraps and caps its output. */
+const read = (path: string, id?: string) => ({ name: 'cat', ...(id ? { id } : {}), input: { file_path: path } });
+/** A host with the tape and the `cat` tool. */
+const catHost = (config: object, options: Parameters<typeof tapeHost>[1]) => {
+  const host = tapeHost(config, options);
+  host.ctx.tools!.register(catTool(host, '/repo'));
+  return host;
+};
 const resultSeq = (host: TestHost, callId: string) => host.session.events.find((e) => e.type === 'tool/result' && (e.data as { message: { source: { callId: string } } }).message.source.callId === callId)!.seq;
 /** Our folds: tool results rewritten in place (a replacement of one original tool/result). */
 const folds = (host: TestHost) => host.session.events.filter((e) => e.type === 'tool/result' && e.surfaceOp !== 'append');
@@ -20,7 +28,7 @@ const surfaceText = (content: readonly { type: string; content?: readonly { type
 
 describe('folding', () => {
   it('ST-11 a large unsent result is condensed before the request; the first line names the exact locator and expand_result returns the original', async () => {
-    const host = tapeHost({ fold: { spillPreviewMinBytes: 4000 } }, { files });
+    const host = catHost({ fold: { spillPreviewMinBytes: 4000 } }, { files });
     await host.run('q', [{ tools: [read('big.txt', 'c1'), read('small.txt', 'c2')] }, { text: 'ok' }]);
     const seq = resultSeq(host, 'c1');
     const view = `[condensed tool result · turn 1 step 1 call 1 · 2702 chars · full text: expand_result({"seq":${seq},"formatVersion":3})]\n${'头'.repeat(1200)}…[+902 chars]…${'t'.repeat(600)}`;
@@ -33,18 +41,18 @@ describe('folding', () => {
 
   it('ST-11 below the threshold, with spillPreviewMinBytes 0, or with enabled false nothing is folded; the default threshold is 50000 bytes', async () => {
     for (const fold of [{ spillPreviewMinBytes: 7203 }, { spillPreviewMinBytes: 0 }, { enabled: false, spillPreviewMinBytes: 1 }, {}]) {
-      const host = tapeHost({ fold }, { files });
+      const host = catHost({ fold }, { files });
       await host.run('q', [{ tools: [read('big.txt')] }, { text: 'ok' }]);
       expect([fold, sentResults(host, 1)]).toEqual([fold, [BIG]]);
     }
-    const host = tapeHost({ fold: { spillPreviewMinBytes: 7202 } }, { files });
+    const host = catHost({ fold: { spillPreviewMinBytes: 7202 } }, { files });
     await host.run('q', [{ tools: [read('big.txt')] }, { text: 'ok' }]);
     expect(sentResults(host, 1)[0]!.startsWith('[condensed tool result · ')).toBe(true);
   });
 
   it('ST-11 pinSteps keeps results of the first steps raw when they are under pinMaxChars code points', async () => {
     const run = async (fold: object) => {
-      const host = tapeHost({ fold: { spillPreviewMinBytes: 4000, ...fold } }, { files });
+      const host = catHost({ fold: { spillPreviewMinBytes: 4000, ...fold } }, { files });
       await host.run('q', [{ tools: [read('big.txt')] }, { tools: [read('b2.txt')] }, { text: 'ok' }]);
       return sentResults(host, 2).map((t) => t.startsWith('[condensed'));
     };
@@ -55,6 +63,7 @@ describe('folding', () => {
 
   it('ST-11 results already sent are never folded: not on a late mount, not the view itself, not retrieved originals', async () => {
     const host = createTestHost({ cwd: '/repo', files });
+    host.ctx.tools!.register(catTool(host, '/repo'));
     await host.run('q1', [{ tools: [read('big.txt', 'old')] }, { text: 'ok' }]);
     host.use(tape, { fold: { spillPreviewMinBytes: 4000 } });
     await host.run('q2', [{ tools: [read('big.txt', 'new')] }, { tools: [{ name: 'expand_result', input: { turn: 2, step: 1 } }] }, { text: 'ok' }]);
@@ -63,7 +72,7 @@ describe('folding', () => {
   });
 
   it('ST-11 backoffAfterExpansions: after that many distinct full expansions of one resource its results stay raw; partial ones do not count', async () => {
-    const host = tapeHost({ fold: { spillPreviewMinBytes: 4000, backoffAfterExpansions: 2 } }, { files });
+    const host = catHost({ fold: { spillPreviewMinBytes: 4000, backoffAfterExpansions: 2 } }, { files });
     const cycle = (turn: number, filter: object = {}) => [{ tools: [read('big.txt')] }, { tools: [{ name: 'expand_result', input: { turn, step: 1, ...filter } }] }, { text: 'ok' }];
     await host.run('1', cycle(1, { lines: '1-1' }));
     await host.run('2', cycle(2));
@@ -75,7 +84,7 @@ describe('folding', () => {
 
   it('ST-11 backoff counts expansions of our folds only: a result another plugin rewrote in place (as DSH\'s tool-result pruner does) is not a fold', async () => {
     const run = async (pruner: boolean) => {
-      const host = tapeHost({ fold: { spillPreviewMinBytes: 4000, backoffAfterExpansions: 1 } }, { files });
+      const host = catHost({ fold: { spillPreviewMinBytes: 4000, backoffAfterExpansions: 1 } }, { files });
       if (pruner) {
         // DSH's dsh-compaction-tool-result-pruner, as when pressure qualifies in turn 1 only: it spreads the
         // original data and changes only content (head, marker, tail).
@@ -110,10 +119,10 @@ describe('folding', () => {
   });
 
   it('ST-11 ST-22 a sealed turn\'s tool line points at the original result and its size', async () => {
-    const host = tapeHost({ fold: { spillPreviewMinBytes: 4000 }, history: { pinFirstTurn: false } }, { files });
+    const host = catHost({ fold: { spillPreviewMinBytes: 4000 }, history: { pinFirstTurn: false } }, { files });
     await host.run('q', [{ tools: [read('big.txt', 'c1')] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(host)[0]!.split('\n').at(-1)).toBe(toolLine(1, 1, resultSeq(host, 'c1'), 'read', 2702));
+    expect(visibleEntries(host)[0]!.split('\n').at(-1)).toBe(toolLine(1, 1, resultSeq(host, 'c1'), 'cat', 2702));
     expect(surfaceTexts(host).slice(-2)).toEqual(['next', 'ok']);
   });
 });

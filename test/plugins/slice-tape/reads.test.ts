@@ -6,6 +6,7 @@ import type { SessionEvent, ToolDefinition } from '../../../src/host/index.js';
 import type { FingerprintCache } from '../../../src/plugins/slice-tape/index.js';
 import type { MemoryFileSystem, TestHost } from '../../../src/testing/index.js';
 import { sha, tapeHost, visibleEntries } from './support.js';
+import { readResult } from '../../support/file-tools.js';
 
 /** A `read_file`/`read_section`-like tool over the host's files, taking `path` plus window arguments; `image: true` returns only an image. */
 function windowTool(name: string, host: TestHost<MemoryFileSystem>): ToolDefinition {
@@ -30,6 +31,11 @@ const dispatchSeqs = (host: TestHost, type: string): number[] => host.session.ev
 /** The read-index line of the entry sealing `turn`. */
 const indexLine = (host: TestHost, turn: number): string | undefined => visibleEntries(host).find((e) => e.includes(`[turn ${turn}]`))?.split('\n').find((l) => l.startsWith('[files read this turn: '));
 const A = 'one\ntwo\nthree';
+/** `<lines> lines, <fingerprint>` of what DSH's `read` logged for a file: its envelope, not the bare content. */
+const seen = (path: string, content: string): string => {
+  const text = readResult(`/repo/${path}`, content);
+  return `${text === '' ? 0 : text.split('\n').length} lines, ${sha(text, 8)}`;
+};
 const files = { '/repo/a.ts': A, '/repo/b.ts': 'b' };
 
 describe('line format', () => {
@@ -37,7 +43,7 @@ describe('line format', () => {
     const host = tapeHost({}, { files });
     await host.run('q', [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (3 lines, ${sha(A, 8)}, step 1, seq ${resultSeqs(host)[0]} block 1, read window default, logged result)]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, step 1, seq ${resultSeqs(host)[0]} block 1, read window default, logged result)]`);
   });
 
   it('ST-24 the window is the JSON of the non-path arguments, keys sorted; an empty text has 0 lines', async () => {
@@ -46,7 +52,7 @@ describe('line format', () => {
     await host.run('q', [{ tools: [{ name: 'read_file', input: { path: 'a.ts', offset: 1, limit: 1 } }, { name: 'read', input: { file_path: 'empty.txt' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     const [r1, r2] = resultSeqs(host);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (1 lines, ${sha('two', 8)}, step 1, seq ${r1} block 1, read_file window {"limit":1,"offset":1}, logged result), empty.txt (0 lines, ${sha('', 8)}, step 1, seq ${r2} block 1, read window default, logged result)]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (1 lines, ${sha('two', 8)}, step 1, seq ${r1} block 1, read_file window {"limit":1,"offset":1}, logged result), empty.txt (${seen('empty.txt', '')}, step 1, seq ${r2} block 1, read window default, logged result)]`);
   });
 
   it.each(['ptc-dispatch', 'code-dispatch'] as const)('ST-24 ST-28 a nested read (%s records) points to the dispatch and says the model may not have seen it', async (records) => {
@@ -54,7 +60,7 @@ describe('line format', () => {
     await host.run('q', [{ tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.ts' } }] } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     const dispatch = dispatchSeqs(host, `tool/${records}`)[0];
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (3 lines, ${sha(A, 8)}, step 1, dispatch seq ${dispatch}, read window default, code log; model visibility not implied; recall_turn({"turn":"1","view":"full"}))]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, step 1, dispatch seq ${dispatch}, read window default, code log; model visibility not implied; recall_turn({"turn":"1","view":"full"}))]`);
   });
 });
 
@@ -63,7 +69,7 @@ describe('what is indexed', () => {
     const host = tapeHost({}, { files });
     await host.run('q', [{ tools: [{ name: 'read', input: { file_path: 'missing.ts' } }] }, { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (3 lines, ${sha(A, 8)}, step 2, seq ${resultSeqs(host)[1]} block 1, read window default, logged result)]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, step 2, seq ${resultSeqs(host)[1]} block 1, read window default, logged result)]`);
   });
 
   it('ST-25 ST-26 the last success per key is shown, at the position the key was first seen; a later failure changes nothing', async () => {
@@ -83,7 +89,7 @@ describe('what is indexed', () => {
     ]);
     await host.run('next', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (1 lines, ${sha('new', 8)}, step 3, seq ${seqs[3]} block 1, read window default, logged result), b.ts (1 lines, ${sha('b', 8)}, step 1, seq ${seqs[1]} block 1, read window default, logged result), a.ts (1 lines, ${sha('new', 8)}, step 4, seq ${seqs[4]} block 1, read window {"bogus":"not a window the tool accepts"}, logged result)]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', 'new')}, step 3, seq ${seqs[3]} block 1, read window default, logged result), b.ts (${seen('b.ts', 'b')}, step 1, seq ${seqs[1]} block 1, read window default, logged result), a.ts (${seen('a.ts', 'new')}, step 4, seq ${seqs[4]} block 1, read window {"bogus":"not a window the tool accepts"}, logged result)]`);
   });
 
   it('ST-25 an image-only success is not indexed', async () => {
@@ -101,7 +107,7 @@ describe('what is indexed', () => {
     await host.run('q', [{ tools: Array.from({ length: 12 }, (_, i) => ({ name: 'read', input: { file_path: `f${i}.ts` } })) }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    const shown = Array.from({ length: 10 }, (_, i) => `f${i}.ts (1 lines, ${sha(`${i}`, 8)}, step 1, seq ${seqs[i]} block 1, read window default, logged result)`);
+    const shown = Array.from({ length: 10 }, (_, i) => `f${i}.ts (${seen(`f${i}.ts`, `${i}`)}, step 1, seq ${seqs[i]} block 1, read window default, logged result)`);
     expect(indexLine(host, 1)).toBe(`[files read this turn: ${shown.join(', ')}, +2 more]`);
   });
 });
@@ -115,8 +121,8 @@ describe('comparison with earlier turns', () => {
     await host.run('three', [{ tools: [{ name: 'write', input: { file_path: 'a.ts', content: 'changed' } }] }, read, { text: 'ok' }]);
     await host.run('four', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    expect(indexLine(host, 2)).toBe(`[files read this turn: a.ts (3 lines, ${sha(A, 8)}, step 1, seq ${seqs[1]} block 1, read window default, logged result, = turn 1 step 1, seq ${seqs[0]} block 1)]`);
-    expect(indexLine(host, 3)).toBe(`[files read this turn: a.ts (1 lines, ${sha('changed', 8)}, step 2, seq ${seqs[3]} block 1, read window default, logged result, ≠ turn 2 step 1, seq ${seqs[1]} block 1)]`);
+    expect(indexLine(host, 2)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, step 1, seq ${seqs[1]} block 1, read window default, logged result, = turn 1 step 1, seq ${seqs[0]} block 1)]`);
+    expect(indexLine(host, 3)).toBe(`[files read this turn: a.ts (${seen('a.ts', 'changed')}, step 2, seq ${seqs[3]} block 1, read window default, logged result, ≠ turn 2 step 1, seq ${seqs[1]} block 1)]`);
   });
 
   it('ST-27 different windows or channels are never compared; failed earlier reads are not history', async () => {
@@ -150,10 +156,11 @@ describe('fingerprint cache', () => {
     const history = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000 };
     const fingerprints: FingerprintCache = new Map();
     const plan = () => planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
+    const logged = [readResult('/repo/a.ts', A), readResult('/repo/b.ts', 'b')];
     const first = plan();
-    const readsHashed = hashed.filter((t) => t === A || t === 'b').length;
+    const readsHashed = hashed.filter((t) => logged.includes(t)).length;
     expect(readsHashed).toBe(4);
     expect(plan()).toEqual(first);
-    expect(hashed.filter((t) => t === A || t === 'b').length).toBe(4);
+    expect(hashed.filter((t) => logged.includes(t)).length).toBe(4);
   });
 });

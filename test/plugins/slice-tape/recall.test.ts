@@ -1,5 +1,6 @@
 // Recall and expansion tools (ST-02, ST-03, ST-14, ST-29..ST-36): exact pages, locators and errors.
 
+import { readMissing, readResult } from '../../support/file-tools.js';
 import { describe, expect, it } from 'vitest';
 import { spillNotice, type PluginModule, type UserMessage } from '../../../src/host/index.js';
 import * as tape from '../../../src/plugins/slice-tape/index.js';
@@ -15,6 +16,10 @@ const BIG = `L1\n${'数'.repeat(100)}`;
  * short exchange. Log: 4 user, 5 snapshot, 6 assistant step 1, 7/9 tool calls, 13 assistant step 2,
  * 14 tool call, 18 assistant step 3.
  */
+/** What DSH's `read` logged for a.ts, and for the missing file. */
+const A_READ = readResult('/repo/a.ts', 'one\ntwo');
+const NOPE = readMissing('/repo/nope');
+
 async function session(spill: { store?: boolean } = {}): Promise<TestHost> {
   const host = tapeHost({}, { files: { '/repo/a.ts': 'one\ntwo', '/repo/big.txt': BIG }, spill: { overBytes: 64, previewBytes: 8, ...spill } });
   host.ctx.tools!.register(catTool(host, '/repo'));
@@ -39,8 +44,8 @@ describe('recall_turn', () => {
       '[recall_turn slice-turn-1 · status completed · view dialogue · each text once, tool results as locators; full records: recall_turn({"turn":"1","view":"full"}) · historical record: what was said and done then, not current state]',
       '## User', 'What is in a.ts?',
       '## Assistant', '[step 1]', 'Reading.',
-      '[tool step 1 seq 8 · read · 7 chars · expand_result({"seq":8,"formatVersion":3})]',
-      '[tool step 1 seq 10 · read · 38 chars · expand_result({"seq":10,"formatVersion":3})]',
+      `[tool step 1 seq 8 · read · ${[...A_READ].length} chars · expand_result({"seq":8,"formatVersion":3})]`,
+      `[tool step 1 seq 10 · read · ${[...NOPE].length} chars · expand_result({"seq":10,"formatVersion":3})]`,
       `[tool step 2 seq 15 · cat · ${Array.from(PREVIEW).length} chars · expand_result({"seq":15,"formatVersion":3})]`,
       '[step 3]', 'It has two lines.',
       '## Generated context', '[@deepseek-ai/dsh-system-prompt]', SNAPSHOT,
@@ -118,8 +123,8 @@ describe('recall_step', () => {
     expect(await callTool(host, 'recall_step', { turn: 1, step: 1 })).toEqual(ok([
       '[recall_step turn 1 step 1 · 2 call(s) · verbatim tool record · what was executed then, not current state]',
       '## Calls', '→ read({"file_path":"a.ts"})', '→ read({"file_path":"nope"})',
-      '## Results', '[result · read · seq 8 · expand_result({"seq":8,"formatVersion":3})]', 'one\ntwo',
-      '[error result · read · seq 10 · expand_result({"seq":10,"formatVersion":3})]', 'Error: read: /repo/nope does not exist',
+      '## Results', '[result · read · seq 8 · expand_result({"seq":8,"formatVersion":3})]', A_READ,
+      '[error result · read · seq 10 · expand_result({"seq":10,"formatVersion":3})]', NOPE,
     ].join('\n')));
     expect(await callTool(host, 'recall_step', { turn: 1, step: 3 })).toEqual(err('recall_step: no recorded tool calls for turn 1 step 3'));
     expect(await callTool(host, 'recall_step', { turn: 7, step: 1 })).toEqual(err('recall_step: no recorded turn 7 in this session (sealed turns: 1, 2)'));
@@ -138,9 +143,9 @@ function appendTwoBlockResult(host: TestHost, first: string, second: string, tex
 describe('expand_result', () => {
   it('ST-31 by seq with formatVersion 3, or by turn/step/call ordinals (call defaults to 1), verbatim', async () => {
     const host = await session();
-    expect(await callTool(host, 'expand_result', { seq: 8, formatVersion: 3 })).toEqual(ok('one\ntwo'));
-    expect(await callTool(host, 'expand_result', { turn: 1, step: 1 })).toEqual(ok('one\ntwo'));
-    expect(await callTool(host, 'expand_result', { turn: '1', step: '1', call: 2 })).toEqual(ok('Error: read: /repo/nope does not exist'));
+    expect(await callTool(host, 'expand_result', { seq: 8, formatVersion: 3 })).toEqual(ok(A_READ));
+    expect(await callTool(host, 'expand_result', { turn: 1, step: 1 })).toEqual(ok(A_READ));
+    expect(await callTool(host, 'expand_result', { turn: '1', step: '1', call: 2 })).toEqual(ok(NOPE));
     expect(await callTool(host, 'expand_result', { seq: 15, formatVersion: 3 })).toEqual(ok(BIG));
     expect(await callTool(host, 'expand_result', { turn: 1, step: 1, call: 3 })).toEqual(err('expand_result: no tool result recorded at turn 1 step 1 call 3 (that step has 2)'));
     expect(await callTool(host, 'expand_result', { seq: 6, formatVersion: 3 })).toEqual(err('expand_result: seq 6 is a assistant/message record, not a tool result'));
@@ -180,7 +185,7 @@ describe('expand_result', () => {
     const data = s.events[original]!.data as { message: { content: [Record<string, unknown>] } };
     const folded = { ...data, message: { ...data.message, content: [{ ...data.message.content[0], content: [{ type: 'text', text: `[folded · expand_result({"seq":${original},"formatVersion":3})]` }] }] } };
     const fold = s.append('tool/result', folded, { surfaceOp: { op: 'replace', start: original, end: original }, sourceEventSeqs: [original] });
-    expect(await callTool(host, 'expand_result', { seq: fold.seq, formatVersion: 3 })).toEqual(ok('one\ntwo'));
+    expect(await callTool(host, 'expand_result', { seq: fold.seq, formatVersion: 3 })).toEqual(ok(A_READ));
   });
 
   it.each([
@@ -317,7 +322,7 @@ describe('recall_step and nested calls', () => {
       '## Calls made from code (code log; model visibility not implied)',
       `→ read({"file_path":"a.ts"}) · dispatch seq ${d1}`, `→ read({"file_path":"none"}) failed · dispatch seq ${d2}`,
       '## Results', `[result · run_code · seq ${result} · expand_result({"seq":${result},"formatVersion":3})]`,
-      '[read] A\n[read error] Error: read: /repo/none does not exist',
+      `[read] ${readResult('/repo/a.ts', 'A')}\n[read error] ${readMissing('/repo/none')}`,
     ].join('\n')));
   });
 });

@@ -1,5 +1,6 @@
 // Sealing (ST-12..ST-19, ST-37, ST-09): when and what is sealed, in place, frozen, and what stays raw.
 
+import { readResult } from '../../support/file-tools.js';
 import { describe, expect, it } from 'vitest';
 import { CompactionFrame, createUserMessage, type UserMessage } from '../../../src/host/index.js';
 import { entryEvents, header, reply, serializedPrefix, sha, surfaceTexts, tapeHost, text, toolLine, visibleEntries } from './support.js';
@@ -19,8 +20,9 @@ describe('trigger and placement', () => {
       content: [{ type: 'text', text: [
         header(1, 1, 1), '[turn 1]',
         reply(1, 'a is 1.'),
-        `[files read this turn: a.ts (2 lines, ${sha('export const a = 1;\n', 8)}, step 1, seq 7 block 1, read window default, logged result)]`,
-        toolLine(1, 1, 7, 'read', 20),
+        // Lines, fingerprint and size are those of what DSH's read logged: its envelope (7 lines).
+        `[files read this turn: a.ts (7 lines, ${sha(readResult('/repo/a.ts', 'export const a = 1;\n'), 8)}, step 1, seq 7 block 1, read window default, logged result)]`,
+        toolLine(1, 1, 7, 'read', [...readResult('/repo/a.ts', 'export const a = 1;\n')].length),
       ].join('\n') }],
       source: { kind: 'plugin', plugin: 'slice:history' },
     });
