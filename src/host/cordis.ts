@@ -3,6 +3,7 @@
 // and never import it at runtime.
 
 import type { FileSystem } from './fs.js';
+import { CORDIS_ORIGINAL_SYMBOL } from './names.js';
 import type { SystemPrompt } from './prompt.js';
 import type { ToolRuntime } from './tools.js';
 
@@ -65,4 +66,16 @@ export interface PluginModule<C = any> {
   readonly Config?: StandardSchema<C>;
   readonly inject?: readonly string[];
   apply(ctx: Context, config: C): void | Promise<void> | (() => void);
+}
+
+/**
+ * The service object behind a value `ctx.get(name)` returned. Cordis wraps a service in a new proxy
+ * at every `get`, so two lookups of one provider are never `===`; a cache that must be dropped when
+ * the provider changes compares this instead. A value that is not such a proxy is its own identity.
+ * @param service - what `ctx.get(name)` returned.
+ * @returns the object behind it.
+ */
+export function serviceIdentity(service: object): object {
+  const original = (service as Record<symbol, unknown>)[Symbol.for(CORDIS_ORIGINAL_SYMBOL)];
+  return typeof original === 'object' && original !== null ? original : service;
 }

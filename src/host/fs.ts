@@ -101,3 +101,15 @@ export class FsError extends Error {
 export function throwIfFsAborted(signal: AbortSignal | undefined, what: string): void {
   if (signal?.aborted) throw new FsError('FS_ABORTED', `${what}: aborted`, { cause: signal.reason });
 }
+
+/**
+ * `fs.lstat`, looked up once: a Cordis service's methods are reached through a proxy whose lookup
+ * costs more than a call, and a plugin that asks at every step asks hundreds of times. Each call
+ * still goes through `fs`, so the provider runs as it does for any call of the plugin's.
+ * @param fs - the provider (as `ctx.get('fs')` returned it).
+ * @returns `(path, signal) => fs.lstat(path, undefined, signal)`.
+ */
+export function lstatOf(fs: Pick<FileSystem, 'lstat'>): (path: string, signal: AbortSignal | undefined) => Promise<FsPathInfo | undefined> {
+  const method = fs.lstat;
+  return (path, signal) => method.call(fs, path, undefined, signal);
+}

@@ -98,6 +98,13 @@ export const HostService = {
   agentDefaultModel: 'agentDefaultModel',
 } as const;
 
+/**
+ * The registered symbol (`Symbol.for`) under which Cordis's service proxies answer with the service
+ * object itself (`symbols.original` in @deepseek-ai/cordis 4.0.1). `ctx.get(name)` returns a new
+ * proxy at every call, so only this names a provider across calls.
+ */
+export const CORDIS_ORIGINAL_SYMBOL = 'cordis.original';
+
 /** DSH's first-party file tools (package tool-fs); each takes `file_path`. */
 export const FileToolName = { read: 'read', write: 'write', edit: 'edit' } as const;
 export const FILE_TOOL_NAMES: readonly string[] = [FileToolName.read, FileToolName.write, FileToolName.edit];

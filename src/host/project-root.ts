@@ -17,7 +17,7 @@ export const DEFAULT_PROJECT_ROOT_MARKERS: readonly string[] = ['.git'];
 export async function findProjectRoot(
   cwd: string,
   markers: readonly string[],
-  fs: Pick<FileSystem, 'resolve' | 'stat'>,
+  fs: Pick<FileSystem, 'resolve' | 'stat' | 'lstat'>,
   signal?: AbortSignal,
 ): Promise<string> {
   return (await locateProjectRoot(cwd, markers, fs, signal)).root;
@@ -35,7 +35,7 @@ export async function findProjectRoot(
 export async function locateProjectRoot(
   cwd: string,
   markers: readonly string[],
-  fs: Pick<FileSystem, 'resolve' | 'stat'>,
+  fs: Pick<FileSystem, 'resolve' | 'stat' | 'lstat'>,
   signal?: AbortSignal,
 ): Promise<{ readonly root: string; readonly marker: string | undefined }> {
   if (markers.length === 0) return { root: cwd, marker: undefined };
@@ -50,8 +50,16 @@ export async function locateProjectRoot(
   }
 }
 
-async function markerPresent(fs: Pick<FileSystem, 'resolve' | 'stat'>, path: string, signal: AbortSignal | undefined): Promise<boolean> {
+/**
+ * Whether `path` names an entry, as DSH's loader decides it with `resolve` + `stat` (a link counts
+ * only when its target exists), in one `lstat` when the entry is not a link: an entry that is no
+ * link exists exactly when `stat` finds it, and `lstat` is no realpath. This runs at every step.
+ */
+async function markerPresent(fs: Pick<FileSystem, 'resolve' | 'stat' | 'lstat'>, path: string, signal: AbortSignal | undefined): Promise<boolean> {
   try {
+    const entry = await fs.lstat(path, undefined, signal);
+    if (entry === undefined) return false;
+    if (entry.type !== 'symlink') return true;
     const target = await fs.resolve(path, { signal });
     return (await fs.stat(target, signal)) !== undefined;
   } catch (error) {

@@ -1,4 +1,5 @@
-// The process facts plugins need (environment, OS home, process cwd, fresh ids), behind one seam.
+// The process facts plugins need (environment, OS home, process cwd, fresh ids, a monotonic clock),
+// behind one seam.
 // Under DSH nothing provides the service and the real process is used. The simulated host provides
 // it so a test never depends on the machine it runs on, and message ids are deterministic (X-15).
 
@@ -19,6 +20,11 @@ export interface HostRuntime {
   readonly processCwd: string;
   /** A fresh message id. */
   newId(): string;
+  /**
+   * Milliseconds on a monotonic clock (`performance.now()` under DSH). Only caches read it, to tell
+   * how long ago they saw something; nothing a plugin emits depends on it (X-15).
+   */
+  now(): number;
 }
 
 const processRuntime: HostRuntime = {
@@ -32,6 +38,7 @@ const processRuntime: HostRuntime = {
     return process.cwd();
   },
   newId: () => randomUUID(),
+  now: () => performance.now(),
 };
 
 /**

@@ -3,9 +3,9 @@
 // services appear through `get(name)` and as properties; `ctx.get('fs')` is undefined until a
 // provider is mounted (contract §1.2, §12.1).
 
-import type { Context, ListenerOptions, Logger } from '../host/cordis.js';
+import { serviceIdentity, type Context, type ListenerOptions, type Logger } from '../host/cordis.js';
 import type { FileSystem } from '../host/fs.js';
-import { HostEvent, HostService } from '../host/names.js';
+import { CORDIS_ORIGINAL_SYMBOL, HostEvent, HostService } from '../host/names.js';
 import type { SystemPrompt } from '../host/prompt.js';
 import { HOST_RUNTIME_SERVICE, type HostRuntime } from '../host/runtime.js';
 import type { LlmService } from '../host/model.js';
@@ -78,7 +78,7 @@ export class TestContext implements Context {
   get(name: string): unknown {
     switch (name) {
       case HostService.fs:
-        return this.core.fs;
+        return serviceView(this.core.fs);
       case HostService.tools:
         return this.tools;
       case HostService.systemPrompt:
@@ -108,7 +108,11 @@ export class TestContext implements Context {
       current?.fiber.dispose();
     };
     const sync = () => {
-      const values = deps.map((name) => this.get(name));
+      // Compared by what is behind the proxy: every lookup hands out a new one, as Cordis does.
+      const values = deps.map((name) => {
+        const value = this.get(name);
+        return typeof value === 'object' && value !== null ? serviceIdentity(value) : value;
+      });
       if (child !== undefined && child.values.every((v, i) => v === values[i])) return;
       unload();
       if (this.fiber.disposed || values.some((v) => v === undefined)) return;
@@ -131,7 +135,7 @@ export class TestContext implements Context {
   }
 
   get fs(): FileSystem | undefined {
-    return this.core.fs;
+    return serviceView(this.core.fs);
   }
 
   /** `ctx.tools`: registrations here are owned by this context's fiber and scoped to its agent, if any. */
@@ -144,6 +148,24 @@ export class TestContext implements Context {
     this.#prompt ??= promptView(this);
     return this.#prompt;
   }
+}
+
+/**
+ * What Cordis hands out for a service (contract §1.2): a new proxy at every lookup, whose methods
+ * run on the service and whose `Symbol.for('cordis.original')` answers the service itself. So a
+ * plugin that keys a cache on the looked-up value, as if lookups were `===`, misses it here as it
+ * does in DSH (`serviceIdentity` is the key that holds).
+ */
+function serviceView<T extends object>(service: T | undefined): T | undefined {
+  if (service === undefined) return undefined;
+  const original = Symbol.for(CORDIS_ORIGINAL_SYMBOL);
+  return new Proxy(service, {
+    get(target, property) {
+      if (property === original) return target;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 function toolView(ctx: TestContext): ToolRuntime {

@@ -45,6 +45,12 @@ export interface TestHostOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Timestamps for events and the header; default a counter from 0. */
   readonly clock?: () => number;
+  /**
+   * The host runtime's monotonic clock in milliseconds (`HostRuntime.now`), which caches read to tell
+   * how long ago they saw something; default a clock standing at 0, so time passes only when a test
+   * moves it.
+   */
+  readonly now?: () => number;
   /** Default `session-1`. */
   readonly sessionId?: string;
   /** Make the session a sub-agent's (`origin: 'subagent'`). */
@@ -144,6 +150,7 @@ export class TestHost<F extends FileSystem = FileSystem> {
       homedir: options.homedir ?? '/home/user',
       processCwd: options.processCwd ?? '/',
       newId: () => this.newId('msg'),
+      now: options.now ?? (() => 0),
     };
     const host = this;
     const pipeline = { bus, registry: tools, mintToken: (name: string) => Symbol(`tool-execution:${name}#${++this.#tokens}`) };

@@ -1,6 +1,9 @@
 // The node tree behind the in-memory provider: absolute POSIX paths to files, directories and
 // symlinks, with realpath-style resolution. Versions come from one counter per tree, so every
-// change yields a version never seen before (unless a test pins one).
+// change yields a version never seen before (unless a test pins one). As a POSIX directory's mtime
+// does, a directory's version changes whenever an entry is added to it, removed from it or replaced
+// by another (not when a file in it is rewritten in place); `sameTick` models a change made within
+// the timestamp tick of the directory's previous change, which leaves its version as it was.
 
 import { posix } from 'node:path';
 import { FsError } from '../host/fs.js';
@@ -73,7 +76,14 @@ export class MemoryTree {
     return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  mkdir(path: string): string {
+  /** A new version for the directory holding `path` (an entry in it came, went or was replaced), unless `sameTick`. */
+  #entriesChanged(path: string, sameTick = false): void {
+    const parent = posix.dirname(path);
+    const node = this.#nodes.get(parent);
+    if (!sameTick && parent !== path && node?.kind === 'dir') this.#nodes.set(parent, { kind: 'dir', version: this.#version() });
+  }
+
+  mkdir(path: string, sameTick = false): string {
     const real = this.realpath(path);
     if (real === 'not-directory') throw new Error(`mkdir ${path}: a parent is a file`);
     const parts = real.split('/').filter(Boolean);
@@ -81,13 +91,15 @@ export class MemoryTree {
     for (const part of parts) {
       current = posix.join(current, part);
       const node = this.#nodes.get(current);
-      if (node === undefined) this.#nodes.set(current, { kind: 'dir', version: this.#version() });
-      else if (node.kind !== 'dir') throw new Error(`mkdir ${path}: ${current} is not a directory`);
+      if (node === undefined) {
+        this.#nodes.set(current, { kind: 'dir', version: this.#version() });
+        this.#entriesChanged(current, sameTick);
+      } else if (node.kind !== 'dir') throw new Error(`mkdir ${path}: ${current} is not a directory`);
     }
     return real;
   }
 
-  writeFile(path: string, text: string, options: { version?: string; omitSize?: boolean }): void {
+  writeFile(path: string, text: string, options: { version?: string; omitSize?: boolean; sameTick?: boolean }): void {
     let real = this.realpath(path);
     if (real === 'not-directory') throw new Error(`write ${path}: a parent is a file`);
     // Writing through a dangling link creates its target, as writing through node:fs does.
@@ -97,22 +109,28 @@ export class MemoryTree {
       if (next === 'not-directory') throw new Error(`write ${path}: a parent is a file`);
       real = next;
     }
-    this.mkdir(posix.dirname(real));
-    if (this.#nodes.get(real)?.kind === 'dir') throw new Error(`write ${path}: is a directory`);
+    this.mkdir(posix.dirname(real), options.sameTick);
+    const before = this.#nodes.get(real);
+    if (before?.kind === 'dir') throw new Error(`write ${path}: is a directory`);
     this.#nodes.set(real, { kind: 'file', text, version: options.version ?? this.#version(), omitSize: options.omitSize ?? false });
+    // A rewrite in place leaves the directory alone; a new file is a new entry.
+    if (before === undefined) this.#entriesChanged(real, options.sameTick);
   }
 
-  symlink(path: string, target: string): void {
+  symlink(path: string, target: string, sameTick = false): void {
     const real = this.realpath(path, false);
     if (real === 'not-directory') throw new Error(`symlink ${path}: a parent is a file`);
-    this.mkdir(posix.dirname(real));
+    this.mkdir(posix.dirname(real), sameTick);
     this.#nodes.set(real, { kind: 'link', target, version: this.#version() });
+    this.#entriesChanged(real, sameTick);
   }
 
-  remove(path: string): void {
+  remove(path: string, sameTick = false): void {
     const real = this.realpath(path, false);
     if (real === 'not-directory') return;
     if (real === '/') throw new Error('remove: refusing to remove /');
+    if (!this.#nodes.has(real)) return;
     for (const key of [...this.#nodes.keys()]) if (key === real || key.startsWith(`${real}/`)) this.#nodes.delete(key);
+    this.#entriesChanged(real, sameTick);
   }
 }

@@ -61,24 +61,28 @@ export class MemoryFileSystem implements FileSystem {
 
   // ---- test controls -------------------------------------------------------------------------
 
-  /** Creates or overwrites a file (through symlinks); `version` pins its version, `omitSize` hides its size. */
-  write(path: string, text: string, options: { version?: string; omitSize?: boolean } = {}): void {
+  /**
+   * Creates or overwrites a file (through symlinks); `version` pins its version, `omitSize` hides its
+   * size. A new file gives its directory a new version unless `sameTick` (a change within the
+   * directory's last timestamp tick, which a coarse filesystem clock cannot tell apart).
+   */
+  write(path: string, text: string, options: { version?: string; omitSize?: boolean; sameTick?: boolean } = {}): void {
     this.#tree.writeFile(path, text, options);
   }
 
   /** Creates a directory and its parents. */
-  mkdir(path: string): void {
-    this.#tree.mkdir(path);
+  mkdir(path: string, options: { sameTick?: boolean } = {}): void {
+    this.#tree.mkdir(path, options.sameTick);
   }
 
   /** Creates a symlink at `path` pointing at `target` (absolute, or relative to the link's directory). */
-  symlink(path: string, target: string): void {
-    this.#tree.symlink(path, target);
+  symlink(path: string, target: string, options: { sameTick?: boolean } = {}): void {
+    this.#tree.symlink(path, target, options.sameTick);
   }
 
-  /** Removes a file, link or directory (recursively); absent paths are ignored. */
-  remove(path: string): void {
-    this.#tree.remove(path);
+  /** Removes a file, link or directory (recursively); absent paths are ignored. Its directory gets a new version unless `sameTick`. */
+  remove(path: string, options: { sameTick?: boolean } = {}): void {
+    this.#tree.remove(path, options.sameTick);
   }
 
   /** A file's content (following symlinks), or `undefined`. */

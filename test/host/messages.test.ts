@@ -7,7 +7,7 @@ import {
 } from '../../src/host/index.js';
 import { TestSession } from '../../src/testing/index.js';
 
-const runtime = { env: {}, homedir: '/h', processCwd: '/', newId: () => 'id-1' };
+const runtime = { env: {}, homedir: '/h', processCwd: '/', newId: () => 'id-1', now: () => 0 };
 const ctx = { get: (name: string) => (name === HOST_RUNTIME_SERVICE ? runtime : undefined) };
 
 describe('createUserMessage', () => {

@@ -27,9 +27,25 @@ describe('findProjectRoot', () => {
   });
 
   it('X-09 [R] a probe that throws means "not here" and the walk continues', async () => {
-    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '', '/repo/a/.git': '' } });
-    fs.fault('/repo/a/.git', { op: 'stat' });
+    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '', '/repo/a/.git': '', '/store/git/HEAD': '', '/repo/b/x': '' } });
+    fs.fault('/repo/a/.git', { op: 'lstat' });
     expect(await findProjectRoot('/repo/a', ['.git'], fs)).toBe('/repo');
+    // A symlinked marker is followed with resolve + stat, and a failure there counts the same.
+    fs.symlink('/repo/b/.git', '/store/git');
+    fs.fault('/store/git', { op: 'stat' });
+    expect(await findProjectRoot('/repo/b', ['.git'], fs)).toBe('/repo');
+  });
+
+  it('X-09 a marker that is no link costs one lstat; a link, resolve + stat as DSH probes it', async () => {
+    const fs = createMemoryFileSystem({ files: { '/repo/.git/HEAD': '', '/store/git/HEAD': '', '/p/q/x': '' } });
+    fs.symlink('/p/.git', '/store/git');
+    await findProjectRoot('/repo/a/b', ['.git'], fs);
+    expect(fs.calls).toEqual([
+      { op: 'lstat', path: '/repo/a/b/.git' }, { op: 'lstat', path: '/repo/a/.git' }, { op: 'lstat', path: '/repo/.git' },
+    ]);
+    fs.calls.length = 0;
+    expect(await findProjectRoot('/p/q', ['.git'], fs)).toBe('/p');
+    expect(fs.calls.map((c) => c.op)).toEqual(['lstat', 'lstat', 'resolve', 'stat']);
   });
 
   it('X-09 a symlinked marker counts when its target exists, not when it dangles', async () => {
@@ -47,7 +63,7 @@ describe('findProjectRoot', () => {
     controller.abort();
     await expect(findProjectRoot('/repo/a', ['.git'], fs, controller.signal)).rejects.toBeDefined();
     const mid = new AbortController();
-    const aborting = { resolve: fs.resolve.bind(fs), stat: async (...args: Parameters<typeof fs.stat>) => { mid.abort(); return fs.stat(...args); } };
+    const aborting = { resolve: fs.resolve.bind(fs), stat: fs.stat.bind(fs), lstat: async (...args: Parameters<typeof fs.lstat>) => { mid.abort(); return fs.lstat(...args); } };
     await expect(findProjectRoot('/repo/a', ['.git'], aborting, mid.signal)).rejects.toBeInstanceOf(FsError);
   });
 });

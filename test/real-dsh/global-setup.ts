@@ -4,12 +4,10 @@
 // A failure is not thrown here: it is handed to the tests, which fail with the reason, so the rest
 // of the suite still runs.
 
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { ensureRealDsh, type RealDsh } from '../../src/testing/index.js';
+import { ensureRealDsh, packPackage, type RealDsh } from '../../src/testing/index.js';
 
 /** What the real-DSH tests get: the installation and our packed tarball, or why not. */
 export type RealDshSetup =
@@ -33,14 +31,14 @@ function prepare(): RealDshSetup {
     return { error: error instanceof Error ? error.message : String(error) };
   }
   const installMs = Date.now() - started;
-  const packDir = join(ROOT, '.test-tools', 'pack');
-  rmSync(packDir, { recursive: true, force: true });
-  mkdirSync(packDir, { recursive: true });
-  // --ignore-scripts: the package was built by `npm test` just before; `prepare` would build it again.
-  const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8' });
-  if (pack.status !== 0) return { error: `npm pack failed:\n${pack.stdout}${pack.stderr}` };
-  const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
-  return { dsh, tarball: join(packDir, filename), pnpmStore: join(ROOT, '.test-tools', 'pnpm-store'), installMs };
+  let tarball: string;
+  try {
+    // The package was built by `npm test` just before.
+    tarball = packPackage(ROOT, join(ROOT, '.test-tools', 'pack'));
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  return { dsh, tarball, pnpmStore: join(ROOT, '.test-tools', 'pnpm-store'), installMs };
 }
 
 /** Installs and packs once per run, and provides the result to every test. */

@@ -4,9 +4,11 @@
 // (temporary paths normalized). Exact texts are asserted too, against the spec's templates.
 
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../src/host/index.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { RACY_WINDOW_MS, type SessionEvent } from '../../src/host/index.js';
 import type { ChatScript, DshHost } from '../../src/testing/index.js';
-import { added, baselineText, frame, identity, REPLACING, section, updated } from '../support/workspace-context.js';
+import { added, baselineText, frame, identity, removed, REPLACING, section, updated } from '../support/workspace-context.js';
 import { dshHost, normalizedLog, normalizedRequests, stderrOf } from './support.js';
 
 /** The instruction user/messages of a session (either loader), in log order. */
@@ -107,6 +109,31 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
     expect(normalizedRequests(ours)).toEqual(normalizedRequests(stock));
     expect(normalizedLog(ours)).toEqual(normalizedLog(stock));
     expect(instructionTexts(ours).at(-1)).toBe(frame(updated('AGENTS.md', '# Root\nUse npm now.\n')));
+    expect(stderrOf(ours)).toBe('');
+  });
+
+  it('WC-46 between steps, past the racy window: an added sibling, an in-place rewrite and a deletion in visible directories', async () => {
+    // Long enough apart that our probe memory answers for unchanged directories (RACY_WINDOW_MS).
+    const pause = () => new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 400));
+    const [stock, ours] = await both({}, async (host) => {
+      await host.run('read', [...read('pkg/app/src/main.ts').slice(0, 1), ...read('lib/x.ts')]);
+      await pause();
+      await host.run('quiet', [{ text: 'nothing changed' }]);
+      await pause();
+      await host.run('still quiet', [{ text: 'nothing changed' }]);
+      host.write('pkg/CLAUDE.md', '# Pkg Claude\nMore rules.\n');
+      host.write('pkg/app/CLAUDE.md', '# App\nApp rules, changed in place.\n');
+      rmSync(join(host.workspace, 'lib/AGENTS.md'));
+      await host.run('changed', [{ text: 'seen' }]);
+    });
+    expect(normalizedRequests(ours)).toEqual(normalizedRequests(stock));
+    expect(normalizedLog(ours)).toEqual(normalizedLog(stock));
+    // Directories in the order their instructions first came (as DSH's loader takes them), not by name.
+    expect(instructionTexts(ours).at(-1)).toBe(frame(
+      added('pkg/CLAUDE.md', 'pkg', '# Pkg Claude\nMore rules.\n'),
+      updated('pkg/app/CLAUDE.md', '# App\nApp rules, changed in place.\n'),
+      removed('lib/AGENTS.md'),
+    ));
     expect(stderrOf(ours)).toBe('');
   });
 

@@ -2,7 +2,7 @@
 
 import Schema from 'schemastery';
 import { describe, expect, it } from 'vitest';
-import type { Context } from '../../src/host/index.js';
+import { serviceIdentity, type Context, type FileSystem } from '../../src/host/index.js';
 import { createTestHost, EventBus, Fiber, type LogEntry } from '../../src/testing/index.js';
 import { createRecordingLogger } from '../../src/testing/logger.js';
 
@@ -133,15 +133,20 @@ describe('plugins on the test host', () => {
     expect(() => host.use({ name: 'p', inject: ['fs'], apply: () => {} })).toThrow('plugin p injects "fs", which this host does not provide');
   });
 
-  it('§1.2 ctx.get(\'fs\') is undefined until a provider is mounted, and follows mount/unmount', () => {
+  it('§1.2 ctx.get(\'fs\') is undefined until a provider is mounted, and follows mount/unmount', async () => {
     const host = createTestHost();
     const { ctx } = host.use({ name: 'p', apply: () => {} });
     expect(ctx.get('fs')).toBeUndefined();
     expect(() => host.fs).toThrow('test host: no fs provider is mounted');
     const withFiles = createTestHost({ files: { '/a': 'x' } });
     host.mountFs(withFiles.fs);
-    expect(ctx.get('fs')).toBe(withFiles.fs);
-    expect(ctx.fs).toBe(withFiles.fs);
+    // As Cordis: a new proxy at every lookup, the provider itself behind each.
+    const fs = ctx.get('fs') as FileSystem;
+    expect(fs).not.toBe(withFiles.fs);
+    expect(ctx.get('fs')).not.toBe(fs);
+    expect(serviceIdentity(fs)).toBe(withFiles.fs);
+    expect(serviceIdentity(ctx.fs!)).toBe(withFiles.fs);
+    expect(await fs.readText(await fs.resolve('/a'))).toBe('x');
     host.unmountFs();
     expect(ctx.get('fs')).toBeUndefined();
     expect(ctx.get('tools')).toBe(ctx.tools);

@@ -7,7 +7,7 @@
 
 import { join, resolve as resolvePath } from 'node:path';
 import type { Agent, PreStepDecision, PreStepEvent } from '../../host/agent.js';
-import type { Context } from '../../host/cordis.js';
+import { serviceIdentity, type Context } from '../../host/cordis.js';
 import type { FileSystem } from '../../host/fs.js';
 import { createUserMessage, type UserMessage } from '../../host/message.js';
 import { HostService, InstructionSourceKind, SessionEventType, SourceKind } from '../../host/names.js';
@@ -56,8 +56,11 @@ export class Injector {
   readonly #touches = new Map<string, string[]>();
   /** Display paths of path-scoped rules activated in this process, per session. */
   readonly #active = new Map<string, Set<string>>();
+  /** Per session, the log (its events array) whose sent rules `#active` holds, and up to which event. */
+  readonly #scanned = new Map<string, { readonly events: readonly unknown[]; readonly upTo: number }>();
   readonly #matcher = new RuleMatcher();
-  #reader: { fs: FileSystem; reader: RuleReader } | undefined;
+  /** Rule files read so far, for one provider (`serviceIdentity`: DSH hands out a new proxy at every lookup). */
+  #reader: { provider: object; reader: RuleReader } | undefined;
 
   constructor(readonly host: InjectorHost) {}
 
@@ -105,6 +108,7 @@ export class Injector {
   forget(sessionId: string): void {
     this.#touches.delete(sessionId);
     this.#active.delete(sessionId);
+    this.#scanned.delete(sessionId);
   }
 
   #serves(agent: Pick<Agent, 'session'>): boolean {
@@ -130,7 +134,11 @@ export class Injector {
   /** AM-34..AM-36: one message with every due rule not already present. */
   async #rulesMessage(agent: Agent, fs: FileSystem, project: Project, present: readonly Record<string, unknown>[], signal: AbortSignal): Promise<UserMessage | undefined> {
     const { config, ctx } = this.host;
-    if (this.#reader?.fs !== fs) this.#reader = { fs, reader: new RuleReader(fs, config, (m) => ctx.logger.warn('%s', m)) };
+    const provider = serviceIdentity(fs);
+    if (this.#reader?.provider !== provider) {
+      const { runtime } = this.host;
+      this.#reader = { provider, reader: new RuleReader(fs, config, (m) => ctx.logger.warn('%s', m), () => runtime.now()) };
+    }
     const rules = await this.#reader.reader.collect({ userRuleDirs: config.userRuleDirs, projectRuleDirs: config.projectRuleDirs, projectRoot: project.root }, signal);
     const rejectedBefore = this.#matcher.rejected;
     this.#matcher.update(rules, config);
@@ -163,11 +171,16 @@ export class Injector {
     this.#touches.delete(id);
     const touches: Touch[] = touched.map((path) => ({ fromCwd: below(project.cwd, path), fromRoot: below(project.root, path) }));
     for (const path of this.#matcher.activated(touches)) active.add(path);
-    for (const event of agent.session.events) {
+    // The log only grows: each step reads the events appended since the last one (all of a new log).
+    const { events } = agent.session;
+    const scanned = this.#scanned.get(id);
+    for (let i = scanned?.events === events ? scanned.upTo : 0; i < events.length; i++) {
+      const event = events[i]!;
       if (event.type !== SessionEventType.userMessage) continue;
       const source = (event.data as UserMessage).source as Partial<RulesSource>;
       if (source.kind === SOURCE_KIND && source.channel === 'rules' && Array.isArray(source.rules)) for (const r of source.rules) active.add(r.path);
     }
+    this.#scanned.set(id, { events, upTo: events.length });
     return active;
   }
 }

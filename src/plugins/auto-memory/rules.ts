@@ -8,10 +8,11 @@
 import { posix, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 import { compileGlobs, readBounded, utf8Length, type GlobSet } from '../../engine/index.js';
 import { escapeReminder } from '../../host/framing.js';
-import type { FileSystem, FsTarget, FsVersion } from '../../host/fs.js';
+import type { FileSystem, FsDirEntry, FsTarget, FsVersion } from '../../host/fs.js';
 import type { RuleDir } from './config.js';
 import { compareCodePoints } from './content.js';
 import { rulePaths, splitFrontmatter } from './frontmatter.js';
+import { RuleListings } from './listings.js';
 import { MARKDOWN_SUFFIX } from './paths.js';
 
 /** One rule file as read. */
@@ -315,16 +316,28 @@ interface Found {
 /**
  * Reads rule files through the fs provider, caching parsed rules by real path and version (a
  * changed file has a new version and is read again; a provider without versions is read each time).
+ * Given a clock it also keeps each rule directory's listing while the directory and its rule files
+ * are unchanged (listings.ts), for a reader that collects at every step.
  */
 export class RuleReader {
   readonly #cache = new Map<string, { version: FsVersion; displayPath: string; rule: Rule | undefined }>();
   readonly #warned = new Set<string>();
+  readonly #listings: RuleListings | undefined;
 
+  /**
+   * @param fs - the provider rules are read through.
+   * @param limits - AM-35's limits (a file far over `maxRuleBytes` is not read to the end).
+   * @param warn - where skipped files and walks cut short are reported.
+   * @param now - the runtime's monotonic clock; without it every collection lists every directory.
+   */
   constructor(
     readonly fs: FileSystem,
     readonly limits: RuleLimits,
     readonly warn: (message: string) => void,
-  ) {}
+    now?: () => number,
+  ) {
+    this.#listings = now === undefined ? undefined : new RuleListings(fs, now);
+  }
 
   /**
    * Every rule of `sources` in AM-31 order: user dirs, then project dirs, each in configured order,
@@ -375,9 +388,9 @@ export class RuleReader {
     const walk = async (dir: FsTarget, rel: string): Promise<void> => {
       if (budget.dirs <= 0 || budget.entries <= 0 || budget.files <= 0) return;
       budget.dirs--;
-      let entries;
+      let entries: readonly FsDirEntry[];
       try {
-        entries = await this.fs.listDir(dir, signal);
+        entries = this.#listings === undefined ? await this.fs.listDir(dir, signal) : await this.#listings.list(dir, signal);
       } catch (error) {
         if (signal?.aborted) throw error;
         this.warn(`auto-memory: cannot list rule directory ${shown(rel)}: ${(error as Error).message}`);

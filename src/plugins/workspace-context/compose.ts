@@ -3,11 +3,12 @@
 // typed source carries every committed change. Also keeps the inbox at one pending copy (WC-34).
 
 import {
-  createUserMessage, findProjectRoot, hostRuntime, type Agent, type Context, type FileSystem, type Session, type UserMessage,
+  createUserMessage, findProjectRoot, hostRuntime, serviceIdentity, type Agent, type Context, type FileSystem, type Session, type UserMessage,
 } from '../../host/index.js';
 import { loadBaseline, renderBaseline, supersededRemovals } from './baseline.js';
 import { baselineIdentity, type ResolvedConfig } from './config.js';
-import { baselineDirectories, directoryCandidates, parseScope, touchedDirectories, type Layout } from './files.js';
+import { baselineDirectories, directoryCandidates, parseScope, touchedDirectories, type Candidate, type Layout } from './files.js';
+import { CandidateProbes } from './probes.js';
 import { reconcile } from './reconcile.js';
 import { renderBlock } from './render.js';
 import {
@@ -22,6 +23,16 @@ interface Preparation {
   readonly legacy: boolean;
   /** Baseline scopes read but not represented (budget): not re-probed while that baseline is visible. */
   readonly excluded: ReadonlySet<string>;
+}
+
+/** What one plugin instance keeps per session besides the version cache; it only saves work. */
+interface SessionMemory {
+  /** `serviceIdentity` of the provider `probes` asks. */
+  readonly provider: object;
+  readonly probes: CandidateProbes;
+  readonly cwd: string;
+  readonly root: string;
+  readonly candidates: Map<string, readonly Candidate[]>;
 }
 
 /** What `compose` is asked to do. */
@@ -40,6 +51,8 @@ export interface ComposeRequest {
 export class Composer {
   readonly #versions: VersionCache = new WeakMap();
   readonly #prepared = new WeakMap<Session, Preparation>();
+  /** Per session: what its probes remember (for one provider) and its candidates (for one root). */
+  readonly #memory = new WeakMap<Session, SessionMemory>();
 
   constructor(
     private readonly ctx: Context,
@@ -57,7 +70,8 @@ export class Composer {
     const session = agent.session;
     const cwd = session.header.cwd ?? hostRuntime(this.ctx).processCwd;
     const root = await findProjectRoot(cwd, this.config.projectRootMarkers, fs, signal);
-    const layout: Layout = { cwd, root, config: this.config };
+    const memory = this.#memoryFor(session, fs, cwd, root);
+    const layout: Layout = { cwd, root, config: this.config, candidates: memory.candidates };
     const identity = baselineIdentity(this.config, cwd, root);
     const visible = visibleBaseline(session, claimed);
     const prepared = this.#prepared.get(session);
@@ -89,7 +103,7 @@ export class Composer {
     }
     const effective = effectiveChanges(session, claimed, changes);
     const scopes = this.#scopesToProbe(layout, baselineScopes, keep, effective, pending, touched);
-    const transitions = await reconcile({ fs, layout, signal, effective, scopes, excluded, versions });
+    const transitions = await reconcile({ fs, probes: memory.probes, layout, signal, effective, scopes, excluded, versions });
     if (transitions.length > 0) {
       const block = renderBlock(transitions.map((t) => t.item), '', this.config.maxBytes);
       // WC-27: only what the budget let through is committed; the rest stays eligible.
@@ -133,6 +147,20 @@ export class Composer {
     }
     for (const path of touched) for (const directory of touchedDirectories(layout, path)) addDirectory(directory);
     return scopes;
+  }
+
+  #memoryFor(session: Session, fs: FileSystem, cwd: string, root: string): SessionMemory {
+    const provider = serviceIdentity(fs);
+    let memory = this.#memory.get(session);
+    if (memory === undefined || memory.provider !== provider) {
+      const runtime = hostRuntime(this.ctx);
+      memory = { provider, probes: new CandidateProbes(fs, () => runtime.now()), cwd, root, candidates: new Map() };
+      this.#memory.set(session, memory);
+    } else if (memory.cwd !== cwd || memory.root !== root) {
+      memory = { ...memory, cwd, root, candidates: new Map() };
+      this.#memory.set(session, memory);
+    }
+    return memory;
   }
 
   #cache(session: Session): Map<string, VersionState> {

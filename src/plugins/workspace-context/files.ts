@@ -27,6 +27,8 @@ export interface Layout {
   readonly cwd: string;
   readonly root: string;
   readonly config: ResolvedConfig;
+  /** Candidates already built, per display directory (a session keeps this while its root stays). */
+  readonly candidates?: Map<string, readonly Candidate[]>;
 }
 
 /** The scope key of a candidate name in a display directory. */
@@ -63,9 +65,14 @@ export function candidateFor(layout: Layout, scope: string): Candidate | undefin
 }
 
 /** Every configured candidate of a display directory, in probe order (WC-11). */
-export function directoryCandidates(layout: Layout, directory: string): Candidate[] {
-  if (directory === USER_GLOBAL_DIRECTORY) return [candidateFor(layout, scopeKey(directory, USER_GLOBAL_FILE))!];
-  return layout.config.candidateNames.flatMap((name) => candidateFor(layout, scopeKey(directory, name)) ?? []);
+export function directoryCandidates(layout: Layout, directory: string): readonly Candidate[] {
+  const known = layout.candidates?.get(directory);
+  if (known !== undefined) return known;
+  const built = directory === USER_GLOBAL_DIRECTORY
+    ? [candidateFor(layout, scopeKey(directory, USER_GLOBAL_FILE))!]
+    : layout.config.candidateNames.flatMap((name) => candidateFor(layout, scopeKey(directory, name)) ?? []);
+  layout.candidates?.set(directory, built);
+  return built;
 }
 
 /** The directories from `top` down to `bottom`, inclusive and broadest first (`bottom` under `top`). */

@@ -1,9 +1,12 @@
 // Reconciliation (spec WC-16, WC-32, WC-39, contract §10.5): probe a set of scopes against what the
 // model has seen and turn the differences into `set` / `replace` / `remove` transitions, one directory
-// group at a time, broad to specific. Reads happen only when a version changed.
+// group at a time, in the order DSH's loader takes them. Reads happen only when a version changed; probes go through the
+// session's `CandidateProbes`, which asks the provider only what it cannot already answer.
 
+import { dirname } from 'node:path';
 import type { FileSystem } from '../../host/index.js';
-import { compareDirectories, directoryCandidates, parseScope, probeCandidate, readCandidate, type Candidate, type Layout } from './files.js';
+import { directoryCandidates, parseScope, readCandidate, type Candidate, type Layout, type Probe } from './files.js';
+import type { CandidateProbes } from './probes.js';
 import type { RenderItem } from './render.js';
 import { isActive, type Change, type VersionState } from './state.js';
 
@@ -17,6 +20,8 @@ export interface Transition {
 
 export interface ReconcileInput {
   readonly fs: FileSystem;
+  /** The session's probe memory for `fs`. */
+  readonly probes: CandidateProbes;
   readonly layout: Layout;
   readonly signal: AbortSignal | undefined;
   /** The latest change per scope the model has (or is about to have) seen. */
@@ -37,28 +42,57 @@ const removal = (scope: string, path: string): Transition => ({
   state: undefined,
 });
 
-/** Reconciles `input.scopes`; returns the transitions in render order (broad to specific). */
+/**
+ * Reconciles `input.scopes`; returns the transitions in render order. As DSH's loader (contract
+ * §10.5), directories come in the order their first scope has in `input.scopes`, and the scopes of
+ * one directory in their own order there; so the caller's order (baseline, pending, visible,
+ * touched) is the order the model reads, and the order in which a directory's duplicates are judged.
+ */
 export async function reconcile(input: ReconcileInput): Promise<Transition[]> {
   const { fs, layout, signal, effective, versions, excluded } = input;
   const seen = input.seen ?? new Set<string>();
   const groups = new Map<string, Candidate[]>();
   for (const scope of input.scopes) {
     const parsed = parseScope(scope);
-    if (parsed === undefined || groups.has(parsed.directory)) continue;
-    // The whole configured directory, in candidate order: duplicates are judged against siblings.
-    const siblings = directoryCandidates(layout, parsed.directory).filter((c) => input.scopes.has(c.scope));
-    groups.set(parsed.directory, siblings);
+    if (parsed === undefined) continue;
+    const candidate = directoryCandidates(layout, parsed.directory).find((c) => c.scope === scope);
+    if (candidate === undefined) continue; // not a configured name here
+    const group = groups.get(parsed.directory);
+    if (group === undefined) groups.set(parsed.directory, [candidate]);
+    else group.push(candidate);
   }
+  const order = [...groups.keys()];
+  // Every directory's probes first, several directories at a time (they are independent and most are
+  // answered by memory); then the transitions, one directory after another.
+  const found = new Map<Candidate, Probe>();
+  await eachConcurrently(order, PROBE_CONCURRENCY, async (directory) => {
+    const probed = groups.get(directory)!.filter((c) => !excluded.has(c.scope));
+    if (probed.length === 0) return;
+    const probes = await input.probes.probe(dirname(probed[0]!.absolute), probed, signal);
+    probes.forEach((p, i) => found.set(probed[i]!, p));
+  });
   const transitions: Transition[] = [];
-  for (const directory of [...groups.keys()].sort(compareDirectories)) {
-    transitions.push(...(await reconcileDirectory(groups.get(directory)!, { fs, layout, signal, effective, versions, excluded, seen })));
+  for (const directory of order) {
+    transitions.push(...(await reconcileDirectory(groups.get(directory)!, found, { fs, layout, signal, effective, versions, excluded, seen })));
   }
   return transitions;
 }
 
+/** Directories probed at once: enough to keep the provider busy, few enough to leave room for others. */
+const PROBE_CONCURRENCY = 32;
+
+/** Runs `work` for every item, at most `limit` at a time; rejects with the first failure. */
+async function eachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 type GroupInput = Required<Pick<ReconcileInput, 'fs' | 'layout' | 'signal' | 'effective' | 'versions' | 'excluded' | 'seen'>>;
 
-async function reconcileDirectory(group: readonly Candidate[], input: GroupInput): Promise<Transition[]> {
+async function reconcileDirectory(group: readonly Candidate[], found: ReadonlyMap<Candidate, Probe>, input: GroupInput): Promise<Transition[]> {
   const { fs, layout, signal, effective, versions, excluded, seen } = input;
   const out: Transition[] = [];
   const priorVersions = new Map(group.map((c) => [c.scope, versions.get(c.scope)]));
@@ -73,7 +107,7 @@ async function reconcileDirectory(group: readonly Candidate[], input: GroupInput
       else forget(scope);
       continue;
     }
-    const probe = await probeCandidate(fs, candidate, signal);
+    const probe = found.get(candidate)!;
     if (probe.kind === 'unavailable') {
       if (!isActive(previous)) continue;
       // WC-16 [R]: a loaded member that cannot be observed freezes its whole directory this time.

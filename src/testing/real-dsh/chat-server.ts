@@ -39,6 +39,12 @@ export type ChatScript = StepAnswer | ((request: ChatRequest) => StepAnswer);
 /** The answer given to requests that are not agent steps (session titles). */
 export const AUXILIARY_ANSWER = 'Scripted session';
 
+/** Options of `ScriptedChatServer`. */
+export interface ScriptedChatServerOptions {
+  /** Milliseconds to wait before answering an agent step, as a real model takes time to answer; default 0. */
+  readonly latencyMs?: number;
+}
+
 /** The scripted endpoint; see the file comment. */
 export class ScriptedChatServer {
   /** Agent-step request bodies, in arrival order. */
@@ -51,8 +57,15 @@ export class ScriptedChatServer {
   readonly #server: Server;
   #calls = 0;
   #chunks = 0;
+  readonly #latencyMs: number;
 
-  constructor() {
+  /**
+   * @param options - how the model answers (its latency).
+   */
+  constructor(options: ScriptedChatServerOptions = {}) {
+    const latency = options.latencyMs ?? 0;
+    if (!Number.isFinite(latency) || latency < 0) throw new Error(`scripted model: latencyMs is ${latency}; it must be a finite number of at least 0`);
+    this.#latencyMs = latency;
     this.#server = createServer((request, response) => this.#handle(request, response));
   }
 
@@ -115,7 +128,8 @@ export class ScriptedChatServer {
         this.auxiliary.push(body);
         answer = { text: AUXILIARY_ANSWER };
       }
-      this.#stream(response, body.model, answer);
+      if (agentStep && this.#latencyMs > 0) setTimeout(() => this.#stream(response, body.model, answer), this.#latencyMs);
+      else this.#stream(response, body.model, answer);
     });
   }
 

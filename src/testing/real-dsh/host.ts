@@ -32,6 +32,8 @@ export interface DshHostOptions {
   readonly agentPreset?: string;
   /** Files of the workspace, by path relative to it. */
   readonly files?: Readonly<Record<string, string>>;
+  /** An existing directory to use as the workspace instead of a new one (left as it is: no files written, no `git init`, not removed). */
+  readonly workspace?: string;
   /** The session's cwd, relative to the workspace (created if missing); default the workspace itself. */
   readonly cwd?: string;
   /** Make the workspace a git repository (`git init`), so it is a project root; default true. */
@@ -48,6 +50,8 @@ export interface DshHostOptions {
   readonly pnpmStore?: string;
   /** Milliseconds a boot or a turn may take before the process is killed; default 60 000. */
   readonly timeoutMs?: number;
+  /** Milliseconds the scripted model waits before answering each agent step (a real model takes seconds); default 0. */
+  readonly modelLatencyMs?: number;
 }
 
 /** One row choice of `use`: a bundle row by id, or a plugin module by path. */
@@ -109,7 +113,7 @@ export class DshHost {
   /** Everything DSH printed on stdout, over all processes. */
   stdout = '';
   readonly #options: DshHostOptions;
-  readonly #model = new ScriptedChatServer();
+  readonly #model: ScriptedChatServer;
   readonly #rows = new Map<string, DshRow & { readonly name?: string }>();
   #userPatch: unknown[] = [];
   #baseUrl: string | undefined;
@@ -121,18 +125,19 @@ export class DshHost {
 
   constructor(options: DshHostOptions) {
     this.#options = options;
+    this.#model = new ScriptedChatServer({ latencyMs: options.modelLatencyMs });
     this.profile = options.profile ?? 'headless';
     this.root = mkdtempSync(join(tmpdir(), 'dsh-host-'));
     this.home = join(this.root, 'home');
     this.dshHome = options.env?.DSH_HOME ?? join(this.home, '.dsh');
-    this.workspace = join(this.root, 'work');
+    this.workspace = options.workspace ?? join(this.root, 'work');
     this.cwd = join(this.workspace, options.cwd ?? '.');
     this.profileDir = join(this.dshHome, 'profiles', this.profile);
     mkdirSync(this.home, { recursive: true });
     mkdirSync(this.cwd, { recursive: true });
     for (const [path, text] of Object.entries(options.homeFiles ?? {})) this.write(path, text, this.home);
     for (const [path, text] of Object.entries(options.files ?? {})) this.write(path, text);
-    if (options.git !== false) {
+    if (options.git !== false && options.workspace === undefined) {
       const git = spawnSync('git', ['init', '-q'], { cwd: this.workspace, encoding: 'utf8' });
       if (git.status !== 0) mkdirSync(join(this.workspace, '.git'), { recursive: true });
     }
@@ -419,10 +424,13 @@ export class DshHost {
     const entries: unknown[] = [];
     const inserts: PatchRow[] = [];
     const bundle = bundleRows(this.profileDir);
+    // Choosing a bundle row makes the test mount exactly what it names; plugin modules alone leave the bundles as they are.
+    const exclusive = bundle.some((row) => this.#rows.has(row.id));
     for (const row of bundle) {
       const chosen = this.#rows.get(row.id);
-      if (chosen === undefined) entries.push({ id: row.id, disabled: true });
-      else entries.push({ id: row.id, disabled: false, ...(chosen.config !== undefined ? { config: chosen.config } : {}) });
+      if (chosen === undefined) {
+        if (exclusive) entries.push({ id: row.id, disabled: true });
+      } else entries.push({ id: row.id, disabled: false, ...(chosen.config !== undefined ? { config: chosen.config } : {}) });
     }
     for (const row of this.#rows.values()) {
       if (row.name !== undefined) inserts.push({ id: row.id, name: row.name, ...(row.config !== undefined ? { config: row.config } : {}) });

@@ -6,7 +6,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +34,24 @@ function run(file: string, args: readonly string[], options: { cwd?: string; env
   const result = spawnSync(file, args, { ...options, encoding: 'utf8', timeout: 600_000, shell: process.platform === 'win32' });
   const out = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`.trim();
   return { ok: result.status === 0, out };
+}
+
+/**
+ * Packs a built package as `npm pack` does, into `destination` (emptied first): the tarball a user
+ * installs with `dsh plugin --profile <p> add <tarball>`. Scripts are not run (`prepare` would build
+ * again).
+ * @param packageDir - the package's directory (built).
+ * @param destination - where the tarball goes.
+ * @returns the tarball's absolute path.
+ * @throws Error with npm's output when packing fails.
+ */
+export function packPackage(packageDir: string, destination: string): string {
+  rmSync(destination, { recursive: true, force: true });
+  mkdirSync(destination, { recursive: true });
+  const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], { cwd: packageDir, encoding: 'utf8', shell: process.platform === 'win32' });
+  if (pack.status !== 0) throw new Error(`npm pack in ${packageDir} failed:\n${pack.stdout}${pack.stderr}`);
+  const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
+  return join(destination, filename);
 }
 
 /** Where npm puts this machine's Node binary: the platform package among the manifest's optional dependencies. */

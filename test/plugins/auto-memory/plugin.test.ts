@@ -323,6 +323,18 @@ describe('rules', () => {
     expect(last(host.requests)).toEqual(['plugin:This is an automatic', 'rules(~/.dsh/rules/scoped.md, ~/.claude/rules/mac-config.md, .claude/rules/api.md)', 'user:three']);
   });
 
+  it('AM-36 each rule file is read once per version over many steps, though every fs lookup is a new proxy (as in DSH)', async () => {
+    const { host } = setup({ files: RULES });
+    const ruleReads = () => host.fs.calls.filter((c) => c.op === 'streamText' && c.path.includes('/rules/')).map((c) => c.path).sort();
+    const reads = (n: number) => Array.from({ length: n }, () => ({ tools: [{ name: 'read', input: { file_path: 'x.ts' } }] }));
+    await host.run('one', [...reads(4), { text: 'ok' }]);
+    await host.run('two', [...reads(2), { text: 'ok' }]);
+    expect(ruleReads()).toEqual(['/home/u/.claude/rules/mac-config.md', '/home/u/.dsh/rules/scoped.md', '/repo/.claude/rules/api.md']);
+    host.fs.write('/repo/.claude/rules/api.md', '---\npaths:\n  - "app/**/*.ts"\n---\n# API rules v2\n');
+    await host.run('three', [...reads(2), { text: 'ok' }]);
+    expect(ruleReads()).toEqual(['/home/u/.claude/rules/mac-config.md', '/home/u/.dsh/rules/scoped.md', '/repo/.claude/rules/api.md', '/repo/.claude/rules/api.md']);
+  });
+
   it('AM-34 X-11 a resumed session rebuilds its active path rules from the log, so compaction re-injects them', async () => {
     const { host } = setup({ files: RULES });
     await host.run('one', [{ tools: [{ name: 'read', input: { file_path: 'x.ts' } }] }, { text: 'ok' }]);

@@ -5,6 +5,7 @@ import picomatch from 'picomatch';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { below, parseRule, RuleMatcher, RuleReader, selectRules, type Rule } from '../../../src/plugins/auto-memory/rules.js';
+import { RACY_WINDOW_MS } from '../../../src/host/index.js';
 import { createMemoryFileSystem } from '../../../src/testing/index.js';
 
 const LIMITS = { maxRuleBytes: 65536, maxRulesBytes: 131072, maxRules: 100 };
@@ -104,6 +105,66 @@ describe('discovery', () => {
     fs.write('/repo/.claude/rules/a.md', 'two');
     expect(summary(await r.collect(sources))).toEqual([['project', '.claude/rules/a.md', [], 'two']]);
     expect(fs.calls.filter((c) => c.op === 'streamText')).toHaveLength(2);
+  });
+});
+
+describe('listings kept between collections (AM-31, racy directories)', () => {
+  const sources = { ...SOURCES, userRuleDirs: [] };
+  const files = { '/repo/.claude/rules/a.md': 'a', '/repo/.claude/rules/sub/b.md': 'b', '/repo/.claude/rules/notes.txt': 'x' };
+  const clocked = (extra: Record<string, string> = {}) => {
+    const fs = createMemoryFileSystem({ files: { ...files, ...extra } });
+    const clock = { now: 0 };
+    return { fs, clock, reader: new RuleReader(fs, LIMITS, () => {}, () => clock.now) };
+  };
+  const listings = (fs: ReturnType<typeof createMemoryFileSystem>) => fs.calls.filter((c) => c.op === 'listDir').map((c) => c.path);
+  const names = (rules: Rule[]) => rules.map((r) => `${r.displayPath}:${r.body}`);
+
+  it('AM-31 once a rule directory version is settled, an unchanged directory is not listed again: one lstat for it and one per rule file', async () => {
+    const { fs, clock, reader: r } = clocked();
+    await r.collect(sources);
+    clock.now += RACY_WINDOW_MS;
+    await r.collect(sources); // settles
+    fs.calls.length = 0;
+    expect(names(await r.collect(sources))).toEqual(['.claude/rules/a.md:a', '.claude/rules/sub/b.md:b']);
+    expect(listings(fs)).toEqual([]);
+    expect(fs.calls.filter((c) => c.op === 'lstat').map((c) => c.path).sort()).toEqual([
+      '/repo/.claude/rules', '/repo/.claude/rules/a.md', '/repo/.claude/rules/sub', '/repo/.claude/rules/sub/b.md',
+    ]);
+  });
+
+  it('AM-36 AM-31 after that, a rewritten, an added and a removed rule file are each seen at the next collection', async () => {
+    const { fs, clock, reader: r } = clocked();
+    await r.collect(sources);
+    clock.now += RACY_WINDOW_MS;
+    await r.collect(sources);
+    fs.write('/repo/.claude/rules/sub/b.md', 'b2'); // in place: the directory keeps its version
+    expect(names(await r.collect(sources))).toEqual(['.claude/rules/a.md:a', '.claude/rules/sub/b.md:b2']);
+    fs.write('/repo/.claude/rules/c.md', 'c');
+    expect(names(await r.collect(sources))).toEqual(['.claude/rules/a.md:a', '.claude/rules/c.md:c', '.claude/rules/sub/b.md:b2']);
+    fs.remove('/repo/.claude/rules/a.md');
+    expect(names(await r.collect(sources))).toEqual(['.claude/rules/c.md:c', '.claude/rules/sub/b.md:b2']);
+  });
+
+  it('AM-31 before the window has passed every directory is listed again, so a rule added within the same tick is seen', async () => {
+    const { fs, clock, reader: r } = clocked();
+    await r.collect(sources);
+    clock.now += RACY_WINDOW_MS - 1;
+    await r.collect(sources);
+    fs.write('/repo/.claude/rules/c.md', 'c', { sameTick: true });
+    expect(names(await r.collect(sources))).toEqual(['.claude/rules/a.md:a', '.claude/rules/c.md:c', '.claude/rules/sub/b.md:b']);
+  });
+
+  it('AM-32 a directory holding a linked rule file is listed at every collection (the link’s target may change under it)', async () => {
+    const { fs, clock, reader: r } = clocked({ '/elsewhere/shared.md': 'shared' });
+    fs.symlink('/home/u/.claude/rules/shared.md', '/elsewhere/shared.md');
+    const withUser = { ...sources, userRuleDirs: [USER_DIRS[1]!] };
+    await r.collect(withUser);
+    clock.now += RACY_WINDOW_MS;
+    await r.collect(withUser);
+    fs.calls.length = 0;
+    fs.write('/elsewhere/shared.md', 'shared v2');
+    expect(names(await r.collect(withUser))).toEqual(['~/.claude/rules/shared.md:shared v2', '.claude/rules/a.md:a', '.claude/rules/sub/b.md:b']);
+    expect(listings(fs)).toEqual(['/home/u/.claude/rules']);
   });
 });
 

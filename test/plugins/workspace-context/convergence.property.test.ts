@@ -3,12 +3,16 @@
 // happen, after each turn the state the model has (the latest typed change per scope on the visible
 // surface, plus what is pending) equals the files on disk, deduplicated per directory, for the
 // baseline directory, every directory a visible change names, and the directories the turn touched.
+// Time passes between operations, and an entry may be added or removed within the timestamp tick of
+// its directory's previous change (the directory's version stays as it was): the probe memory
+// (probes.ts) must never let such a change go unseen.
 
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { expect } from 'vitest';
 import type { UserMessage } from '../../../src/host/index.js';
+import { RACY_WINDOW_MS } from '../../../src/host/index.js';
 import { mount } from '../../support/workspace-context.js';
 
 const DIRS = ['.', 'a', 'a/b'] as const;
@@ -17,19 +21,24 @@ const TEXTS = ['alpha', ' alpha\n', 'beta', '规则 😀'] as const;
 const abs = (dir: string, name: string) => (dir === '.' ? `/repo/${name}` : `/repo/${dir}/${name}`);
 const sha1 = (t: string) => createHash('sha1').update(t).digest('hex');
 
+/** The coarsest filesystem timestamp the probe memory allows for (FAT's 2 s): a same-tick change comes at most this long after the change it shares a tick with. */
+const TICK_MS = 2000;
+
 type Op =
-  | { kind: 'write'; dir: string; name: string; text: string }
-  | { kind: 'remove'; dir: string; name: string }
+  | { kind: 'write'; dir: string; name: string; text: string; sameTick: boolean }
+  | { kind: 'remove'; dir: string; name: string; sameTick: boolean }
   | { kind: 'turn'; touch: string | undefined }
+  | { kind: 'wait'; ms: number }
   | { kind: 'resume' }
   | { kind: 'compact' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('write' as const), dir: fc.constantFrom(...DIRS), name: fc.constantFrom(...NAMES), text: fc.constantFrom(...TEXTS) }),
-  fc.record({ kind: fc.constant('remove' as const), dir: fc.constantFrom(...DIRS), name: fc.constantFrom(...NAMES) }),
-  fc.record({ kind: fc.constant('turn' as const), touch: fc.option(fc.constantFrom('a', 'a/b'), { nil: undefined }) }),
-  fc.constant({ kind: 'resume' as const }),
-  fc.constant({ kind: 'compact' as const }),
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('write' as const), dir: fc.constantFrom(...DIRS), name: fc.constantFrom(...NAMES), text: fc.constantFrom(...TEXTS), sameTick: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), dir: fc.constantFrom(...DIRS), name: fc.constantFrom(...NAMES), sameTick: fc.boolean() }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('turn' as const), touch: fc.option(fc.constantFrom('a', 'a/b'), { nil: undefined }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.constantFrom(1, 500, 1999, RACY_WINDOW_MS, 5000) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'resume' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'compact' as const }) },
 );
 
 /** What the model has: the latest change per scope over visible instruction messages, and the directories any change names. */
@@ -67,14 +76,28 @@ describe('convergence', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 20 }), async (ops) => {
         const files = new Map<string, string>();
-        const host = mount({ '/repo/a/x.ts': '', '/repo/a/b/x.ts': '', '/repo/c/x.ts': '' });
+        let now = 0;
+        const host = mount({ '/repo/a/x.ts': '', '/repo/a/b/x.ts': '', '/repo/c/x.ts': '' }, undefined, { now: () => now });
+        // When each directory's version last changed; a change may share that tick only within TICK_MS of it.
+        const changed = new Map<string, number>(DIRS.map((d) => [d, 0]));
+        const entryChange = (dir: string, sameTick: boolean): boolean => {
+          const legal = sameTick && now - changed.get(dir)! < TICK_MS;
+          if (!legal) changed.set(dir, now);
+          return legal;
+        };
         for (const o of ops) {
           if (o.kind === 'write') {
-            files.set(abs(o.dir, o.name), o.text);
-            host.fs.write(abs(o.dir, o.name), o.text);
+            const path = abs(o.dir, o.name);
+            const sameTick = !files.has(path) && entryChange(o.dir, o.sameTick);
+            files.set(path, o.text);
+            host.fs.write(path, o.text, { sameTick });
           } else if (o.kind === 'remove') {
-            files.delete(abs(o.dir, o.name));
-            host.fs.remove(abs(o.dir, o.name));
+            const path = abs(o.dir, o.name);
+            const sameTick = files.has(path) && entryChange(o.dir, o.sameTick);
+            files.delete(path);
+            host.fs.remove(path, { sameTick });
+          } else if (o.kind === 'wait') {
+            now += o.ms;
           } else if (o.kind === 'resume') {
             await host.resume();
           } else if (o.kind === 'compact') {
@@ -90,9 +113,13 @@ describe('convergence', () => {
           }
         }
       }),
-      { numRuns: 100, examples: [[[
-        { kind: 'write', dir: 'a', name: 'AGENTS.md', text: 'beta' }, { kind: 'write', dir: 'a', name: 'CLAUDE.md', text: 'alpha' },
-        { kind: 'turn', touch: 'a' }, { kind: 'write', dir: 'a', name: 'AGENTS.md', text: 'alpha' }, { kind: 'turn', touch: undefined },
+      { numRuns: 200, examples: [[[
+        // An entry added within the tick of its directory's last change, after the directory was seen twice.
+        { kind: 'turn', touch: 'a' }, { kind: 'wait', ms: 500 }, { kind: 'turn', touch: 'a' },
+        { kind: 'write', dir: 'a', name: 'AGENTS.md', text: 'alpha', sameTick: true }, { kind: 'turn', touch: 'a' },
+      ]], [[
+        { kind: 'write', dir: 'a', name: 'AGENTS.md', text: 'beta', sameTick: false }, { kind: 'write', dir: 'a', name: 'CLAUDE.md', text: 'alpha', sameTick: false },
+        { kind: 'turn', touch: 'a' }, { kind: 'write', dir: 'a', name: 'AGENTS.md', text: 'alpha', sameTick: false }, { kind: 'turn', touch: undefined },
       ]]] },
     );
   });

@@ -154,11 +154,13 @@ describe('version cache (WC-32)', () => {
 });
 
 describe('failures (WC-14, WC-16)', () => {
-  it('WC-16 a stat that throws for a loaded scope removes nothing and freezes its directory', async () => {
+  it('WC-16 a probe that throws for a loaded scope removes nothing and freezes its directory', async () => {
     const host = mount({ ...files, '/repo/pkg/app/AGENTS.local.md': 'local' });
     await host.run('hi', calling('read', { file_path: 'pkg/app/src/main.ts' }));
     const count = loggedInstructions(host).length;
-    const undo = host.fs.fault('/repo/pkg/app/CLAUDE.md', { op: 'stat' });
+    // The provider fails on the file, whichever call asks (lstat for an unchanged directory's file, stat after resolve).
+    const faults = [host.fs.fault('/repo/pkg/app/CLAUDE.md', { op: 'lstat' }), host.fs.fault('/repo/pkg/app/CLAUDE.md', { op: 'stat' })];
+    const undo = () => faults.forEach((f) => f());
     host.fs.remove('/repo/pkg/app/AGENTS.local.md'); // a sibling change that must wait too
     await host.run('flaky', calling('read', { file_path: 'pkg/app/src/main.ts' }));
     expect(loggedInstructions(host)).toHaveLength(count);
@@ -224,14 +226,14 @@ describe('cancellation (WC-15)', () => {
 });
 
 describe('Code Mode (WC-41)', () => {
-  it('WC-41 nested touches are released at the outer result, after the call, in one message', async () => {
+  it('WC-41 nested touches are released at the outer result, after the call, in one message (directories in touch order, as DSH)', async () => {
     const host = mount(files);
     await host.run('hi', calling('run_code', { calls: [{ name: 'read', input: { file_path: 'pkg/app/src/main.ts' } }, { name: 'read', input: { file_path: 'other/x.ts' } }] }));
     const dynamic = loggedInstructions(host).slice(1);
     expect(dynamic.map(changesOf)).toEqual([[
-      set('other', 'AGENTS.md', 'other/AGENTS.md', 'other rules'),
       set('pkg', 'AGENTS.md', 'pkg/AGENTS.md', 'pkg rules'),
       set('pkg/app', 'CLAUDE.md', 'pkg/app/CLAUDE.md', 'app rules'),
+      set('other', 'AGENTS.md', 'other/AGENTS.md', 'other rules'),
     ]]);
     const result = host.session.events.find((e) => e.type === 'tool/result')!;
     const context = host.session.events.find((e) => e.type === 'user/message' && (e.data as { id: string }).id === dynamic[0]!.id)!;

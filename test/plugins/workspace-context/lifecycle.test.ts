@@ -17,7 +17,7 @@ const files = {
 const mdReads = (host: ReturnType<typeof mount>) => host.fs.calls.filter((c) => c.op === 'streamText' && c.path.endsWith('.md')).length;
 
 describe('one pending copy (WC-34)', () => {
-  it('WC-34 touches projected between steps replace the pending copy instead of adding one', async () => {
+  it('WC-34 touches projected between steps replace the pending copy instead of adding one (the pending scopes first, as DSH)', async () => {
     const host = mount({ ...files, '/repo/lib/AGENTS.md': 'lib rules', '/repo/lib/x.ts': '' });
     await host.run('hi', reply);
     const agent = host.agent;
@@ -27,10 +27,10 @@ describe('one pending copy (WC-34)', () => {
     await touch('lib/x.ts', 't2');
     await host.settle();
     const pending = agent.inbox.nextStep;
-    expect(pending.map((m) => changesOf(m))).toEqual([[set('lib', 'AGENTS.md', 'lib/AGENTS.md', 'lib rules'), set('pkg', 'AGENTS.md', 'pkg/AGENTS.md', 'pkg rules')]]);
+    expect(pending.map((m) => changesOf(m))).toEqual([[set('pkg', 'AGENTS.md', 'pkg/AGENTS.md', 'pkg rules'), set('lib', 'AGENTS.md', 'lib/AGENTS.md', 'lib rules')]]);
     await host.run('next', reply);
     // The loop claims next-step items before the turn's prompt (contract §6 step 2a).
-    expect(lastRequest(host).slice(-2).map((m) => m.text)).toEqual([frame(added('lib/AGENTS.md', 'lib', 'lib rules'), added('pkg/AGENTS.md', 'pkg', 'pkg rules')), 'next']);
+    expect(lastRequest(host).slice(-2).map((m) => m.text)).toEqual([frame(added('pkg/AGENTS.md', 'pkg', 'pkg rules'), added('lib/AGENTS.md', 'lib', 'lib rules')), 'next']);
     expect(agent.inbox.nextStep).toEqual([]);
   });
 });
