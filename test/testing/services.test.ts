@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Context, LlmStreamChunk } from '../../src/host/index.js';
-import { createTestHost, TestLlm, TestWebServer } from '../../src/testing/index.js';
+import { createMemoryFileSystem, createTestHost, TestLlm, TestWebServer } from '../../src/testing/index.js';
 
 describe('services and ctx.inject (Cordis)', () => {
   it('ctx.inject runs its child when the service appears, reloads it when the service is replaced, unloads it when the service or the plugin goes', () => {
@@ -27,6 +27,15 @@ describe('services and ctx.inject (Cordis)', () => {
     handle.dispose();
     removeB();
     expect(seen).toEqual(['load A', 'unload undefined', 'load B', 'unload B']);
+  });
+
+  it('ctx.inject on fs keeps its child while another service comes and goes: every lookup hands out a new proxy, the provider behind it is the same', () => {
+    const host = createTestHost({ fs: createMemoryFileSystem() });
+    let loads = 0;
+    host.use({ name: 'fs-watcher', apply: (ctx: Context) => void ctx.inject(['fs'], () => void loads++) });
+    const remove = host.provide('thing', 'A');
+    remove();
+    expect(loads).toBe(1);
   });
 });
 
