@@ -1,13 +1,14 @@
 // auto-memory in real DSH 0.1.0-rc.8, installed from our packed tarball with `dsh plugin add`:
 // DSH boots with it, the model drives the `memory` tool through DSH's own tool pipeline, the index
-// reaches the next session, and a `paths:` rule arrives after a matching read. Requests, the
+// reaches the next session, and a `paths:` rule arrives after a matching read (also one added or
+// rewritten after the rule directory's listing is remembered). Requests, the
 // persisted session and the memory directory on disk are all checked; DSH's stderr stays empty.
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectKey } from '../../src/host/index.js';
+import { projectKey, RACY_WINDOW_MS } from '../../src/host/index.js';
 import type { ChatRequest, DshHost } from '../../src/testing/index.js';
 import { memory } from '../plugins/auto-memory/support.js';
 import { dshHost, stderrOf } from './support.js';
@@ -92,6 +93,35 @@ describe('auto-memory in real DSH (AM-38)', () => {
     const { events } = await host.session();
     const rules = events.filter((e) => e.type === 'user/message' && (e.data as { source: { channel?: string } }).source.channel === 'rules');
     expect(rules.map((e) => (e.data as { source: unknown }).source)).toEqual([{ kind: 'auto-memory', channel: 'rules', rules: [{ path: '.claude/rules/api.md', digest: sha256(section) }] }]);
+    expect(stderrOf(host)).toBe('');
+  });
+  it('AM-34 AM-36 past the racy window, a rule rewritten in place and a rule added to the remembered rule directory arrive at the next matching read', async () => {
+    // Long enough apart that the rule directory's listing is kept between steps (RACY_WINDOW_MS).
+    const pause = () => new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 400));
+    const rule = (glob: string, body: string) => `---\npaths:\n  - "${glob}"\n---\n${body}`;
+    const host = dshHost({
+      files: {
+        '.claude/rules/api.md': rule('src/**/*.ts', '# API rules\nValidate input.\n'),
+        '.claude/rules/web.md': rule('web/**/*.tsx', '# Web rules\nOld.\n'),
+        'src/api.ts': 'export {};\n', 'web/app.tsx': 'export {};\n', 'docs/guide.md': 'guide\n',
+      },
+    }).use('auto-memory');
+    await host.run('api', [{ tools: [{ name: 'read', input: { file_path: 'src/api.ts' } }] }, { text: 'ok' }]);
+    await pause();
+    await host.run('quiet', [{ text: 'nothing changed' }]);
+    await pause();
+    await host.run('still quiet', [{ text: 'nothing changed' }]);
+    host.write('.claude/rules/web.md', rule('web/**/*.tsx', '# Web rules\nUse hooks.\n'));
+    host.write('.claude/rules/docs.md', rule('docs/**/*.md', '# Docs rules\nShort sentences.\n'));
+    const before = host.requests.length;
+    await host.run('changed', [
+      { tools: [{ name: 'read', input: { file_path: 'web/app.tsx' } }] },
+      { tools: [{ name: 'read', input: { file_path: 'docs/guide.md' } }] },
+      { text: 'ok' },
+    ]);
+    const frame = (section: string) => `<system-reminder>\n${RULES_INTRO}\n\n${section}\n</system-reminder>`;
+    expect(userTexts(host.requests[before + 1]!).at(-1)).toBe(frame('Rule from: .claude/rules/web.md\n\n# Web rules\nUse hooks.'));
+    expect(userTexts(host.requests[before + 2]!).at(-1)).toBe(frame('Rule from: .claude/rules/docs.md\n\n# Docs rules\nShort sentences.'));
     expect(stderrOf(host)).toBe('');
   });
 });
