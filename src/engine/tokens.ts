@@ -24,8 +24,10 @@ export interface TokenizerInfo extends TokenizerStateInfo {
   readonly model: 'DeepSeek V3';
 }
 
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The error for a table that could not be read from `url`, whichever way it was read. */
+function cannotLoad(url: URL, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`dsh-context-engine: cannot load the DeepSeek V3 tokenizer table ${url.href}: ${reason}`, { cause: error });
 }
 
 function load(table: Uint8Array, name: string): void {
@@ -48,7 +50,7 @@ function ensureLoaded(fn: string): void {
   try {
     bytes = fileSystem.readFileSync(TOKENIZER_TABLE_URL);
   } catch (error) {
-    throw new Error(`dsh-context-engine: cannot load the DeepSeek V3 tokenizer table ${TOKENIZER_TABLE_URL.href}: ${reason(error)}`, { cause: error });
+    throw cannotLoad(TOKENIZER_TABLE_URL, error);
   }
   load(bytes, TOKENIZER_TABLE_URL.href);
 }
@@ -81,7 +83,7 @@ export async function loadTokenizer(table?: Uint8Array | URL): Promise<Tokenizer
       bytes = new Uint8Array(await response.arrayBuffer());
     }
   } catch (error) {
-    throw new Error(`dsh-context-engine: cannot load the DeepSeek V3 tokenizer table ${url.href}: ${reason(error)}`, { cause: error });
+    throw cannotLoad(url, error);
   }
   if (!tokenizerLoaded()) load(bytes, url.href);
   return info();
