@@ -102,14 +102,25 @@ export function throwIfFsAborted(signal: AbortSignal | undefined, what: string):
   if (signal?.aborted) throw new FsError('FS_ABORTED', `${what}: aborted`, { cause: signal.reason });
 }
 
+/** What {@link lstatOf}'s function gives when the provider's `lstat` threw (not for cancellation). */
+export const LSTAT_FAILED: unique symbol = Symbol('lstat failed');
+
 /**
  * `fs.lstat`, looked up once: a Cordis service's methods are reached through a proxy whose lookup
  * costs more than a call, and a plugin that asks at every step asks hundreds of times. Each call
  * still goes through `fs`, so the provider runs as it does for any call of the plugin's.
  * @param fs - the provider (as `ctx.get('fs')` returned it).
- * @returns `(path, signal) => fs.lstat(path, undefined, signal)`.
+ * @returns `(path, signal) => fs.lstat(path, undefined, signal)`, with a throw turned into
+ * `LSTAT_FAILED`, unless `signal` has aborted: then it rejects with the signal's reason.
  */
-export function lstatOf(fs: Pick<FileSystem, 'lstat'>): (path: string, signal: AbortSignal | undefined) => Promise<FsPathInfo | undefined> {
+export function lstatOf(fs: Pick<FileSystem, 'lstat'>): (path: string, signal: AbortSignal | undefined) => Promise<FsPathInfo | undefined | typeof LSTAT_FAILED> {
   const method = fs.lstat;
-  return (path, signal) => method.call(fs, path, undefined, signal);
+  return async (path, signal) => {
+    try {
+      return await method.call(fs, path, undefined, signal);
+    } catch {
+      signal?.throwIfAborted();
+      return LSTAT_FAILED;
+    }
+  };
 }

@@ -9,7 +9,7 @@ export type * from './tools.js';
 export type * from './prompt.js';
 export type * from './http.js';
 export type { FileSystem, FsDirEntry, FsEdit, FsEditOutcome, FsErrorCode, FsInfo, FsPathInfo, FsTarget, FsTargetKey, FsVersion, FsWriteExpectation, FsWriteOutcome } from './fs.js';
-export { FsError, lstatOf, throwIfFsAborted } from './fs.js';
+export { FsError, LSTAT_FAILED, lstatOf, throwIfFsAborted } from './fs.js';
 export type { ContentBlock, ContextForm, JsonValue, Message, MessageId, MessageSource, SessionId, TextBlock, UserMessage } from './message.js';
 export { assertLosslessJson, createUserMessage, deepFreeze, messageText } from './message.js';
 export { HOST_RUNTIME_SERVICE, hostRuntime } from './runtime.js';

@@ -8,7 +8,7 @@
 // directory of plain files (a symlink, an error, a provider whose `lstat` and `stat` versions
 // differ) is listed again every time, as before.
 
-import { lstatOf, observeVersion, RACY_WINDOW_MS, type FileSystem, type FsDirEntry, type FsPathInfo, type FsTarget, type FsVersion, type SeenVersion } from '../../host/index.js';
+import { LSTAT_FAILED, lstatOf, observeVersion, RACY_WINDOW_MS, type FileSystem, type FsDirEntry, type FsPathInfo, type FsTarget, type FsVersion, type SeenVersion } from '../../host/index.js';
 import { MARKDOWN_SUFFIX } from './paths.js';
 
 interface ListingMemo {
@@ -21,7 +21,7 @@ interface ListingMemo {
 /** The listings of one provider's rule directories, by display path. */
 export class RuleListings {
   readonly #memos = new Map<string, ListingMemo>();
-  readonly #lstatOnce: (path: string, signal: AbortSignal | undefined) => Promise<FsPathInfo | undefined>;
+  readonly #lstatOnce: ReturnType<typeof lstatOf>;
 
   /**
    * @param fs - the provider the listings come from.
@@ -80,12 +80,9 @@ export class RuleListings {
     return files;
   }
 
+  /** `lstat`, with a provider error read as "not there" (the directory is then listed as before). */
   async #lstat(path: string, signal: AbortSignal | undefined): Promise<FsPathInfo | undefined> {
-    try {
-      return await this.#lstatOnce(path, signal);
-    } catch {
-      signal?.throwIfAborted();
-      return undefined;
-    }
+    const look = await this.#lstatOnce(path, signal);
+    return look === LSTAT_FAILED ? undefined : look;
   }
 }

@@ -10,7 +10,7 @@
 // once a look that began RACY_WINDOW_MS after the version was first seen found it still there; until
 // then every name is looked at again at every step.
 
-import { lstatOf, observeVersion, RACY_WINDOW_MS, type FileSystem, type FsPathInfo, type FsVersion, type SeenVersion } from '../../host/index.js';
+import { LSTAT_FAILED, lstatOf, observeVersion, RACY_WINDOW_MS, type FileSystem, type FsPathInfo, type FsVersion, type SeenVersion } from '../../host/index.js';
 import { probeCandidate, type Candidate, type Probe } from './files.js';
 
 /** What a candidate name is in its directory, as `lstat` sees it. */
@@ -36,7 +36,8 @@ interface FileMemo {
 export class CandidateProbes {
   readonly #directories = new Map<string, DirectoryMemo>();
   readonly #files = new Map<string, FileMemo>();
-  readonly #lstatOnce: (path: string, signal: AbortSignal | undefined) => Promise<FsPathInfo | undefined>;
+  /** `lstat` with a provider error as LSTAT_FAILED (cancellation rejects). */
+  readonly #lstat: (path: string, signal: AbortSignal | undefined) => Promise<Look>;
 
   /**
    * @param fs - the provider this memory belongs to.
@@ -46,7 +47,7 @@ export class CandidateProbes {
     private readonly fs: FileSystem,
     private readonly now: () => number,
   ) {
-    this.#lstatOnce = lstatOf(fs);
+    this.#lstat = lstatOf(fs);
   }
 
   /**
@@ -80,7 +81,7 @@ export class CandidateProbes {
       return kind === 'none' || kind === 'other' || kind === 'link' ? NOT_ASKED : this.#lstat(c.absolute, signal);
     };
     const [info, ...asked] = await Promise.all([this.#lstat(dir, signal), ...candidates.map(ask)]);
-    if (info === FAILED || info?.type !== 'directory') {
+    if (info === LSTAT_FAILED || info?.type !== 'directory') {
       // Gone, a file, a symlink, or an error: DSH's probes decide (a parent that is a file, say, makes
       // `resolve` fail, which is "unavailable", not "absent").
       this.#directories.delete(dir);
@@ -114,7 +115,7 @@ export class CandidateProbes {
       this.#files.delete(candidate.absolute);
       return ABSENT;
     }
-    if (kind === 'file' && entry !== undefined && entry !== FAILED) {
+    if (kind === 'file' && entry !== undefined && entry !== LSTAT_FAILED) {
       const memo = this.#files.get(candidate.absolute);
       // Not a link, so `lstat` and `stat` see one file: an unchanged entry has the `stat` seen then.
       if (memo !== undefined && memo.entry === entry.version) return memo.probe;
@@ -126,27 +127,16 @@ export class CandidateProbes {
     this.#files.delete(candidate.absolute);
     return probeCandidate(this.fs, candidate, signal);
   }
-
-  async #lstat(path: string, signal: AbortSignal | undefined): Promise<Look> {
-    try {
-      return await this.#lstatOnce(path, signal);
-    } catch {
-      signal?.throwIfAborted();
-      return FAILED;
-    }
-  }
 }
 
-/** An `lstat` that threw (not cancellation): the name is left to `probeCandidate`. */
-const FAILED = Symbol('lstat failed');
 /** A name the trusted memory answered without asking the provider. */
 const NOT_ASKED = Symbol('not asked');
-/** What one `lstat` gave. */
-type Look = FsPathInfo | undefined | typeof FAILED;
+/** What one `lstat` gave; LSTAT_FAILED (it threw, not for cancellation) leaves the name to `probeCandidate`. */
+type Look = FsPathInfo | undefined | typeof LSTAT_FAILED;
 const ABSENT: Probe = { kind: 'absent' };
 
 function kindOf(entry: Look): EntryKind | undefined {
-  if (entry === FAILED) return undefined;
+  if (entry === LSTAT_FAILED) return undefined;
   if (entry === undefined) return 'none';
   return entry.type === 'file' ? 'file' : entry.type === 'symlink' ? 'link' : 'other';
 }
