@@ -9,6 +9,7 @@ import { TOKEN_BAD_TABLE, TOKEN_NO_SPACE } from '../wasm/abi.js';
 import {
   detokenize, loadTokenizerTable, tokenize, tokenizerLoaded, tokenizerState, type TokenizerStateInfo,
 } from '../wasm/tokens.js';
+import { nodeFs } from '../wasm/node-fs.js';
 import { TOKEN_MAX_DECODE_BYTES, TOKEN_MAX_DECODE_IDS, TOKEN_MAX_PIECE_BYTES } from '../wasm/sizes.js';
 import { describe, expectString, isBytes, plainBytes } from './args.js';
 
@@ -17,7 +18,7 @@ export const TOKENIZER_TABLE_URL = new URL('../../build/deepseek-v3.tokenizer', 
 
 // Runtimes with a file system (Node, Deno and Bun all offer node:fs) can read the table synchronously
 // on first use; the module is resolved now, while the engine is loading anyway.
-const fileSystem = TOKENIZER_TABLE_URL.protocol === 'file:' ? await import('node:fs') : undefined;
+const fileSystem = TOKENIZER_TABLE_URL.protocol === 'file:' ? await nodeFs() : undefined;
 
 export interface TokenizerInfo extends TokenizerStateInfo {
   /** The model whose tokenizer this is. */

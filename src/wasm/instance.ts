@@ -11,6 +11,7 @@
 // DSH_CONTEXT_ENGINE_DEBUG=1 in the environment makes the engine load the debug target.
 
 import { REQUIRED_FUNCTIONS, type EngineExports } from './abi.js';
+import { nodeFs } from './node-fs.js';
 
 interface ProcessLike {
   readonly versions?: { readonly node?: string };
@@ -35,8 +36,9 @@ function reason(error: unknown): string {
 
 async function readModule(url: URL): Promise<Uint8Array> {
   if (url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return readFile(url);
+    const fs = await nodeFs();
+    if (fs === undefined) throw new Error('this runtime has no node:fs to read a file: URL');
+    return fs.readFileSync(url);
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);

@@ -131,27 +131,48 @@ describe('X-14 instantiation failures name the module and the reason', () => {
 
   it('X-14 when engine.wasm cannot be read, importing the engine fails with its URL and the reason', async () => {
     vi.resetModules();
-    vi.doMock('node:fs/promises', () => ({
-      readFile: () => Promise.reject(new Error('ENOENT: no such file or directory')),
+    vi.doMock('../../src/wasm/node-fs.js', () => ({
+      nodeFs: () => Promise.resolve({ readFileSync: () => { throw new Error('ENOENT: no such file or directory'); } }),
     }));
     try {
       const error = await rejection(import('../../src/wasm/instance.js'));
       expect(error.message).toBe(`dsh-context-engine: cannot load WASM module ${ENGINE_WASM_URL.href}: ENOENT: no such file or directory`);
     } finally {
-      vi.doUnmock('node:fs/promises');
+      vi.doUnmock('../../src/wasm/node-fs.js');
       vi.resetModules();
     }
   });
 
   it('X-14 when engine.wasm is corrupt, importing the facade fails; there is no JavaScript fallback', async () => {
     vi.resetModules();
-    vi.doMock('node:fs/promises', () => ({ readFile: () => Promise.resolve(Uint8Array.from([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9])) }));
+    vi.doMock('../../src/wasm/node-fs.js', () => ({
+      nodeFs: () => Promise.resolve({ readFileSync: () => Uint8Array.from([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9]) }),
+    }));
     try {
       const error = await rejection(import('../../src/engine/index.js'));
       expect(error.message).toMatch(new RegExp(`^dsh-context-engine: cannot instantiate WASM module ${ENGINE_WASM_URL.href.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: \\S`));
     } finally {
-      vi.doUnmock('node:fs/promises');
+      vi.doUnmock('../../src/wasm/node-fs.js');
       vi.resetModules();
+    }
+  });
+});
+
+describe('X-14 node:fs for the engine\'s file reads', () => {
+  it('X-14 is the CommonJS module process.getBuiltinModule hands over when the runtime has it, else the imported one', async () => {
+    const { nodeFs } = await import('../../src/wasm/node-fs.js');
+    const cjs = createRequire(import.meta.url)('node:fs') as unknown;
+    const getBuiltinModule = (process as { getBuiltinModule?: unknown }).getBuiltinModule;
+    const viaBuiltin = await nodeFs();
+    if (typeof getBuiltinModule === 'function') expect(viaBuiltin).toBe(cjs);
+    const descriptor = Object.getOwnPropertyDescriptor(process, 'getBuiltinModule');
+    Object.defineProperty(process, 'getBuiltinModule', { value: undefined, configurable: true, writable: true });
+    try {
+      const imported = await nodeFs();
+      expect(imported?.readFileSync).toBe((await import('node:fs')).readFileSync);
+    } finally {
+      if (descriptor === undefined) delete (process as { getBuiltinModule?: unknown }).getBuiltinModule;
+      else Object.defineProperty(process, 'getBuiltinModule', descriptor);
     }
   });
 });
