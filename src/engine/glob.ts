@@ -177,6 +177,10 @@ export class GlobSet {
   }
 }
 
+// The build minifies the bundled engine (it loads ~1.5 ms faster); the one public class keeps its name
+// for stack traces and console output.
+Object.defineProperty(GlobSet, 'name', { value: 'GlobSet' });
+
 /** The set bits of `words` u32 words from `from`, as ascending indices. */
 function indices(bits: Uint32Array, from: number, words: number): number[] {
   const hits: number[] = [];

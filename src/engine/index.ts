@@ -1,7 +1,8 @@
 // dsh-context-engine/engine: the WASM engine's facade. Callers see strings, Uint8Arrays and numbers;
 // never pointers or WASM memory. The build bundles this file and everything it imports into
-// lib/engine/index.js (one module loads much faster than a dozen), so code outside src/engine must
-// import the engine through this file only: an inner module would bring a second WASM instance.
+// lib/engine/index.js, minified (one small module loads much faster than a dozen), so code outside
+// src/engine must import the engine through this file only: an inner module would bring a second
+// WASM instance.
 export { sha1Hex, sha256Hex, createDigest, digestMany } from './digest.js';
 export type { Digest, DigestAlgorithm, DigestInput } from './digest.js';
 export { utf8Length, truncateUtf8 } from './utf8.js';

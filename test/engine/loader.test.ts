@@ -223,6 +223,8 @@ describe('X-14 packaging: the package imports itself by name', () => {
     expect(rootExport.compileGlobs(['**/*.ts']).which('src/a.ts')).toEqual([0]);
     // One engine per realm: the root entry re-exports the same module, not a second WASM instance.
     expect(rootExport.GlobSet).toBe(byName.GlobSet);
+    // The bundle is minified; the public class keeps its name.
+    expect(byName.GlobSet.name).toBe('GlobSet');
   });
 
   it('X-14 the built engine entry is one self-contained module (bundled; imports only node: and the loader)', () => {
