@@ -148,8 +148,30 @@ function startsWith(at: usize, rest: i32, s: string): bool {
   return rest >= s.length && spanEqualsStr(at, s.length, s);
 }
 
+/** 1 for the ASCII units that start something other than a literal character in the regex source. */
+const REGEX_SYNTAX: usize = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  // ! " # $ % & ' ( ) * + , - . /
+  0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, // ?
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, // [ \ ^
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, // {
+]);
+
+/** Whether `c` starts something other than a literal character: ( [ \ . ^ $ * + ? { ) */
+// @ts-ignore: decorator
+@inline function isRegexSyntax(c: u32): bool {
+  return c < 128 && load<u8>(REGEX_SYNTAX + <usize>c) != 0;
+}
+
+// The common atoms return first: V8 charges a call the code size up to the return it takes, and a
+// cold start (a fresh process compiling its rules) should stay on the baseline tier rather than
+// queue optimizing compiles that compete with it for the CPU.
 function parseAtom(depth: i32): i32 {
   const c = unitAt(src, pos);
+  if (!isRegexSyntax(c)) { pos++; return node(N_CHAR, c, 0); }
   if (c == Ch.LPAREN) {
     if (pos + 2 < srcLen && unitAt(src, pos + 1) == Ch.QMARK) {
       const k = unitAt(src, pos + 2);
@@ -191,8 +213,10 @@ function parseAtom(depth: i32): i32 {
   if (c == Ch.STAR || c == Ch.PLUS || c == Ch.QMARK) return fail(REGEX_INVALID); // nothing to repeat
   if (c == Ch.LBRACE && looksLikeQuantifier(pos)) return fail(REGEX_INVALID);
   if (c == Ch.RPAREN) return fail(REGEX_INVALID);
+  // Only a `{` that is not a quantifier is left: a literal. (Written with the constant so that the
+  // optimizer does not merge this tail with the fast path's, which would move that return here.)
   pos++;
-  return node(N_CHAR, c, 0);
+  return node(N_CHAR, Ch.LBRACE, 0);
 }
 
 /** `{n}`, `{n,}` or `{n,m}` at `i`, which JavaScript reads as a quantifier even in Annex B. */
@@ -267,14 +291,16 @@ function patchB(at: i32, v: i32): void {
   if (at < codeCap) instrAt(code, at).b = v;
 }
 
+/** The instruction of each leaf node kind (N_CHAR ... N_NOT_DOT_SLASH; 0: not a leaf). */
+const LEAF_OP: usize = memory.data<u8>([
+  0, <u8>I_CHAR, <u8>I_CLASS, <u8>I_ANY, <u8>I_ASSERT, 0, 0, 0, 0, 0, <u8>I_NOT_SLASH, <u8>I_NOT_DOT_SLASH,
+]);
+
+// Leaves return first, through one instr() (see parseAtom on why the common cases come first).
 function emitNode(n: i32): void {
   const kind = kindOf(n);
-  if (kind == N_CHAR) { instr(I_CHAR, argA(n), 0); return; }
-  if (kind == N_CLASS) { instr(I_CLASS, argA(n), 0); return; }
-  if (kind == N_ANY) { instr(I_ANY, 0, 0); return; }
-  if (kind == N_NOT_SLASH) { instr(I_NOT_SLASH, 0, 0); return; }
-  if (kind == N_NOT_DOT_SLASH) { instr(I_NOT_DOT_SLASH, 0, 0); return; }
-  if (kind == N_ASSERT) { instr(I_ASSERT, argA(n), 0); return; }
+  const leaf = <i32>load<u8>(LEAF_OP + <usize>kind);
+  if (leaf != 0) { instr(leaf, argA(n), 0); return; }
   if (kind == N_CAT) {
     for (let c = argA(n); c >= 0; c = nextOf(c)) emitNode(c);
     return;

@@ -114,6 +114,20 @@ function push(t: i32): void {
   prev = t;
 }
 
+/** Pushes a text token that starts with `t` and takes the plain text that follows. */
+function pushTextFrom(t: i32): void {
+  while (index + 1 < len && isPlainText(unitAt(input, index + 1))) {
+    appendValue(t, input + (<usize>(index + 1) << 1), 1);
+    index++;
+  }
+  push(t);
+}
+
+/** Pushes a text token of the unit at `at` and the plain text that follows. */
+function pushText(at: i32): void {
+  pushTextFrom(newToken(T.TEXT, input + (<usize>at << 1), 1, 0, -1));
+}
+
 function unsupported(at: i32): i32 {
   errorIndex = at;
   return GLOB_UNSUPPORTED;
@@ -375,6 +389,26 @@ function tokenize(): i32 {
     if (hasFailed()) return GLOB_NO_SPACE;
     let c = advance();
     const at = index;
+    // The common tokens first, outside any bracket: a run of plain text, `/` and `*` are handled
+    // exactly as the full chain below would handle them. V8 charges a loop iteration the code size
+    // up to the point where it loops back, so leaving early keeps this loop on the baseline tier
+    // through a cold start (a fresh process compiling its rules) instead of queueing an optimizing
+    // compile of the whole tokenizer that competes with the caller for the CPU.
+    if (brackets == 0) {
+      if (isPlainText(c) && c != Ch.QUOTE && c != Ch.NUL) {
+        pushText(at);
+        continue;
+      }
+      if (c == Ch.SLASH && !(typeOf(prev) == T.DOT && index == start + 1)) {
+        push(tokStr(T.SLASH, "/", SLASH_LITERAL));
+        continue;
+      }
+      if (c == Ch.STAR) {
+        const r = star();
+        if (r < 0) return r;
+        continue;
+      }
+    }
     let escaped = false; // `value` is a backslash escape of two units
     if (c == Ch.BACKSLASH) {
       const next = peek();
@@ -514,15 +548,9 @@ function tokenize(): i32 {
       continue;
     }
     if (c != Ch.STAR) {
-      let t: i32;
-      if (c == Ch.DOLLAR) t = tokStr(T.TEXT, "\\$", null);
-      else if (c == Ch.CARET) t = tokStr(T.TEXT, "\\^", null);
-      else t = newToken(T.TEXT, input + (<usize>at << 1), 1, 0, -1);
-      while (index + 1 < len && isPlainText(unitAt(input, index + 1))) {
-        appendValue(t, input + (<usize>(index + 1) << 1), 1);
-        index++;
-      }
-      push(t);
+      if (c == Ch.DOLLAR) pushTextFrom(tokStr(T.TEXT, "\\$", null));
+      else if (c == Ch.CARET) pushTextFrom(tokStr(T.TEXT, "\\^", null));
+      else pushText(at);
       continue;
     }
     const r = star();

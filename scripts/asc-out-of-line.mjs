@@ -1,0 +1,39 @@
+// AssemblyScript transform (`asc ... --transform ./scripts/asc-out-of-line.mjs`, in package.json's
+// asbuild scripts; asc 0.28 does not resolve a relative transform path given in asconfig.json):
+// keeps a few functions out of line, whatever Binaryen's inliner would decide. Each is a small
+// function that a fresh process runs many times while it compiles its rule globs, called from one
+// bigger function.
+//
+// Why it matters: V8 runs WASM on its baseline compiler first and queues an optimizing (TurboFan)
+// compile of a function once the function has used up a budget, charged as the size of the code
+// each loop iteration or call runs through. A hot loop inlined into a big caller spends the
+// caller's budget, and the optimizing compile that follows is of the whole caller: milliseconds of
+// background CPU that, on a machine with two cores, compete with the cold start itself. Kept out of
+// line, the loop spends its own small budget, and the caller stays on the baseline tier.
+//
+// The names are checked: a function that no longer exists fails the build.
+
+/** Internal names (assembly/<file>/<function>) of the functions kept out of line. */
+const OUT_OF_LINE = [
+  // The fixpoint over every instruction of every compiled glob (analyze.ts): inlined, it made
+  // analyze() tier up during a 50-pattern cold start, 2 ms of optimizing compile.
+  'assembly/glob/analyze/markReachesMatch',
+];
+
+export default class OutOfLine {
+  /**
+   * Marks the functions before Binaryen optimizes the module.
+   * @param {binaryen.Module} module the compiled module
+   */
+  afterCompile(module) {
+    const binaryen = this.binaryen; // asc's own Binaryen instance, set on the transform by asc
+    for (const name of OUT_OF_LINE) {
+      if (module.getFunction(name) === 0) {
+        throw new Error(`asc-out-of-line: no function ${name} in the module (renamed? update scripts/asc-out-of-line.mjs)`);
+      }
+      binaryen.setPassArgument('no-inline', name);
+      module.runPasses(['no-inline']);
+    }
+    binaryen.setPassArgument('no-inline', null);
+  }
+}
