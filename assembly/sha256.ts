@@ -238,24 +238,12 @@ const SCHEDULE4: usize = memory.data(64 * 16, 16);
 @inline function bigSigma0x4(x: v128): v128 { return v128.xor(v128.xor(rotrx4(x, 2), rotrx4(x, 13)), rotrx4(x, 22)); }
 // @ts-ignore: decorator
 @inline function bigSigma1x4(x: v128): v128 { return v128.xor(v128.xor(rotrx4(x, 6), rotrx4(x, 11)), rotrx4(x, 25)); }
-// @ts-ignore: decorator
-@inline function w4(t: usize): v128 { return v128.load(SCHEDULE4 + (t << 4)); }
-// @ts-ignore: decorator
-@inline function kw4(t: usize): v128 { return add(w4(t), v128.load32_splat(SHA256_K + (t << 2))); }
-// @ts-ignore: decorator
-@inline function schedule4(t: usize): void {
-  const w2 = w4(t - 2);
-  const w15 = w4(t - 15);
-  const s1 = v128.xor(v128.xor(rotrx4(w2, 17), rotrx4(w2, 19)), i32x4.shr_u(w2, 10));
-  const s0 = v128.xor(v128.xor(rotrx4(w15, 7), rotrx4(w15, 18)), i32x4.shr_u(w15, 3));
-  v128.store(SCHEDULE4 + (t << 4), add(add(s1, w4(t - 7)), add(s0, w4(t - 16))));
-}
 
 /**
  * Compresses one block of each of four messages (at `p0`..`p3`) into the lane-interleaved state at
- * `state` (vector j holds word j of the four lanes). Ch and Maj are single bit-selects. Rounds are
- * unrolled, and W[t + 16] is expanded right after round t, so its inputs were stored rounds earlier
- * (no store-to-load stall on the schedule's own dependency chain).
+ * `state` (vector j holds word j of the four lanes). Ch and Maj are single bit-selects. W[t + 16] is
+ * expanded right after round t, so its inputs were stored rounds earlier (no store-to-load stall on
+ * the schedule's own dependency chain).
  */
 function sha256Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize): void {
   loadTransposed(SCHEDULE4, p0, p1, p2, p3);
@@ -268,182 +256,60 @@ function sha256Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usiz
   let g = v128.load(state, 96);
   let h = v128.load(state, 112);
   let t1: v128;
-  t1 = add(add(add(h, kw4(0)), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
-  h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
-  schedule4(16);
-  t1 = add(add(add(g, kw4(1)), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
-  g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
-  schedule4(17);
-  t1 = add(add(add(f, kw4(2)), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
-  f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
-  schedule4(18);
-  t1 = add(add(add(e, kw4(3)), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
-  e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
-  schedule4(19);
-  t1 = add(add(add(d, kw4(4)), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
-  d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
-  schedule4(20);
-  t1 = add(add(add(c, kw4(5)), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
-  c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
-  schedule4(21);
-  t1 = add(add(add(b, kw4(6)), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
-  b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
-  schedule4(22);
-  t1 = add(add(add(a, kw4(7)), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
-  a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
-  schedule4(23);
-  t1 = add(add(add(h, kw4(8)), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
-  h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
-  schedule4(24);
-  t1 = add(add(add(g, kw4(9)), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
-  g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
-  schedule4(25);
-  t1 = add(add(add(f, kw4(10)), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
-  f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
-  schedule4(26);
-  t1 = add(add(add(e, kw4(11)), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
-  e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
-  schedule4(27);
-  t1 = add(add(add(d, kw4(12)), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
-  d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
-  schedule4(28);
-  t1 = add(add(add(c, kw4(13)), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
-  c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
-  schedule4(29);
-  t1 = add(add(add(b, kw4(14)), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
-  b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
-  schedule4(30);
-  t1 = add(add(add(a, kw4(15)), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
-  a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
-  schedule4(31);
-  t1 = add(add(add(h, kw4(16)), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
-  h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
-  schedule4(32);
-  t1 = add(add(add(g, kw4(17)), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
-  g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
-  schedule4(33);
-  t1 = add(add(add(f, kw4(18)), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
-  f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
-  schedule4(34);
-  t1 = add(add(add(e, kw4(19)), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
-  e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
-  schedule4(35);
-  t1 = add(add(add(d, kw4(20)), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
-  d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
-  schedule4(36);
-  t1 = add(add(add(c, kw4(21)), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
-  c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
-  schedule4(37);
-  t1 = add(add(add(b, kw4(22)), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
-  b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
-  schedule4(38);
-  t1 = add(add(add(a, kw4(23)), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
-  a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
-  schedule4(39);
-  t1 = add(add(add(h, kw4(24)), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
-  h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
-  schedule4(40);
-  t1 = add(add(add(g, kw4(25)), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
-  g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
-  schedule4(41);
-  t1 = add(add(add(f, kw4(26)), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
-  f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
-  schedule4(42);
-  t1 = add(add(add(e, kw4(27)), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
-  e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
-  schedule4(43);
-  t1 = add(add(add(d, kw4(28)), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
-  d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
-  schedule4(44);
-  t1 = add(add(add(c, kw4(29)), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
-  c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
-  schedule4(45);
-  t1 = add(add(add(b, kw4(30)), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
-  b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
-  schedule4(46);
-  t1 = add(add(add(a, kw4(31)), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
-  a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
-  schedule4(47);
-  t1 = add(add(add(h, kw4(32)), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
-  h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
-  schedule4(48);
-  t1 = add(add(add(g, kw4(33)), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
-  g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
-  schedule4(49);
-  t1 = add(add(add(f, kw4(34)), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
-  f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
-  schedule4(50);
-  t1 = add(add(add(e, kw4(35)), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
-  e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
-  schedule4(51);
-  t1 = add(add(add(d, kw4(36)), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
-  d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
-  schedule4(52);
-  t1 = add(add(add(c, kw4(37)), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
-  c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
-  schedule4(53);
-  t1 = add(add(add(b, kw4(38)), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
-  b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
-  schedule4(54);
-  t1 = add(add(add(a, kw4(39)), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
-  a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
-  schedule4(55);
-  t1 = add(add(add(h, kw4(40)), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
-  h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
-  schedule4(56);
-  t1 = add(add(add(g, kw4(41)), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
-  g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
-  schedule4(57);
-  t1 = add(add(add(f, kw4(42)), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
-  f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
-  schedule4(58);
-  t1 = add(add(add(e, kw4(43)), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
-  e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
-  schedule4(59);
-  t1 = add(add(add(d, kw4(44)), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
-  d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
-  schedule4(60);
-  t1 = add(add(add(c, kw4(45)), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
-  c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
-  schedule4(61);
-  t1 = add(add(add(b, kw4(46)), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
-  b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
-  schedule4(62);
-  t1 = add(add(add(a, kw4(47)), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
-  a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
-  schedule4(63);
-  t1 = add(add(add(h, kw4(48)), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
-  h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
-  t1 = add(add(add(g, kw4(49)), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
-  g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
-  t1 = add(add(add(f, kw4(50)), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
-  f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
-  t1 = add(add(add(e, kw4(51)), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
-  e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
-  t1 = add(add(add(d, kw4(52)), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
-  d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
-  t1 = add(add(add(c, kw4(53)), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
-  c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
-  t1 = add(add(add(b, kw4(54)), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
-  b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
-  t1 = add(add(add(a, kw4(55)), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
-  a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
-  t1 = add(add(add(h, kw4(56)), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
-  h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
-  t1 = add(add(add(g, kw4(57)), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
-  g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
-  t1 = add(add(add(f, kw4(58)), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
-  f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
-  t1 = add(add(add(e, kw4(59)), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
-  e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
-  t1 = add(add(add(d, kw4(60)), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
-  d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
-  t1 = add(add(add(c, kw4(61)), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
-  c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
-  t1 = add(add(add(b, kw4(62)), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
-  b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
-  t1 = add(add(add(a, kw4(63)), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
-  a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
+  // Eight rounds per iteration: the working variables' names come back every eight rounds. V8 makes
+  // 7 KB of x64 of this instead of 25 KB for 64 unrolled rounds, and it ran 1.12-1.19x faster per
+  // block on Zen 5 / V8 11.3 (the unrolled form's ~3.4 instructions per cycle suggest it was bound by
+  // instruction fetch and decode). `ws` points at W[r] and `ks` at K[r], so W[r + i] is at offset
+  // 16 * i and K[r + i] at 4 * i; rounds 0-47 also expand W[r + 16 .. r + 23]. Rounds 48-63 repeat
+  // the eight rounds without the expansion: one loop with it behind `if (r < 48)` measured 4% slower.
+  for (let r: usize = 0; r < 48; r += 8) {
+    const ws = SCHEDULE4 + (r << 4);
+    const ks = SHA256_K + (r << 2);
+    t1 = add(add(add(h, add(v128.load(ws, 0), v128.load32_splat(ks, 0))), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
+    h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
+    v128.store(ws, add(add(smallSigma1x4(v128.load(ws, 224)), v128.load(ws, 144)), add(smallSigma0x4(v128.load(ws, 16)), v128.load(ws, 0))), 256);
+    t1 = add(add(add(g, add(v128.load(ws, 16), v128.load32_splat(ks, 4))), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
+    g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
+    v128.store(ws, add(add(smallSigma1x4(v128.load(ws, 240)), v128.load(ws, 160)), add(smallSigma0x4(v128.load(ws, 32)), v128.load(ws, 16))), 272);
+    t1 = add(add(add(f, add(v128.load(ws, 32), v128.load32_splat(ks, 8))), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
+    f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
+    v128.store(ws, add(add(smallSigma1x4(v128.load(ws, 256)), v128.load(ws, 176)), add(smallSigma0x4(v128.load(ws, 48)), v128.load(ws, 32))), 288);
+    t1 = add(add(add(e, add(v128.load(ws, 48), v128.load32_splat(ks, 12))), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
+    e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
+    v128.store(ws, add(add(smallSigma1x4(v128.load(ws, 272)), v128.load(ws, 192)), add(smallSigma0x4(v128.load(ws, 64)), v128.load(ws, 48))), 304);
+    t1 = add(add(add(d, add(v128.load(ws, 64), v128.load32_splat(ks, 16))), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
+    d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
+    v128.store(ws, add(add(smallSigma1x4(v128.load(ws, 288)), v128.load(ws, 208)), add(smallSigma0x4(v128.load(ws, 80)), v128.load(ws, 64))), 320);
+    t1 = add(add(add(c, add(v128.load(ws, 80), v128.load32_splat(ks, 20))), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
+    c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
+    v128.store(ws, add(add(smallSigma1x4(v128.load(ws, 304)), v128.load(ws, 224)), add(smallSigma0x4(v128.load(ws, 96)), v128.load(ws, 80))), 336);
+    t1 = add(add(add(b, add(v128.load(ws, 96), v128.load32_splat(ks, 24))), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
+    b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
+    v128.store(ws, add(add(smallSigma1x4(v128.load(ws, 320)), v128.load(ws, 240)), add(smallSigma0x4(v128.load(ws, 112)), v128.load(ws, 96))), 352);
+    t1 = add(add(add(a, add(v128.load(ws, 112), v128.load32_splat(ks, 28))), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
+    a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
+    v128.store(ws, add(add(smallSigma1x4(v128.load(ws, 336)), v128.load(ws, 256)), add(smallSigma0x4(v128.load(ws, 128)), v128.load(ws, 112))), 368);
+  }
+  for (let r: usize = 48; r < 64; r += 8) {
+    const ws = SCHEDULE4 + (r << 4);
+    const ks = SHA256_K + (r << 2);
+    t1 = add(add(add(h, add(v128.load(ws, 0), v128.load32_splat(ks, 0))), v128.bitselect(f, g, e)), bigSigma1x4(e)); d = add(d, t1);
+    h = add(add(bigSigma0x4(a), v128.bitselect(c, a, v128.xor(a, b))), t1);
+    t1 = add(add(add(g, add(v128.load(ws, 16), v128.load32_splat(ks, 4))), v128.bitselect(e, f, d)), bigSigma1x4(d)); c = add(c, t1);
+    g = add(add(bigSigma0x4(h), v128.bitselect(b, h, v128.xor(h, a))), t1);
+    t1 = add(add(add(f, add(v128.load(ws, 32), v128.load32_splat(ks, 8))), v128.bitselect(d, e, c)), bigSigma1x4(c)); b = add(b, t1);
+    f = add(add(bigSigma0x4(g), v128.bitselect(a, g, v128.xor(g, h))), t1);
+    t1 = add(add(add(e, add(v128.load(ws, 48), v128.load32_splat(ks, 12))), v128.bitselect(c, d, b)), bigSigma1x4(b)); a = add(a, t1);
+    e = add(add(bigSigma0x4(f), v128.bitselect(h, f, v128.xor(f, g))), t1);
+    t1 = add(add(add(d, add(v128.load(ws, 64), v128.load32_splat(ks, 16))), v128.bitselect(b, c, a)), bigSigma1x4(a)); h = add(h, t1);
+    d = add(add(bigSigma0x4(e), v128.bitselect(g, e, v128.xor(e, f))), t1);
+    t1 = add(add(add(c, add(v128.load(ws, 80), v128.load32_splat(ks, 20))), v128.bitselect(a, b, h)), bigSigma1x4(h)); g = add(g, t1);
+    c = add(add(bigSigma0x4(d), v128.bitselect(f, d, v128.xor(d, e))), t1);
+    t1 = add(add(add(b, add(v128.load(ws, 96), v128.load32_splat(ks, 24))), v128.bitselect(h, a, g)), bigSigma1x4(g)); f = add(f, t1);
+    b = add(add(bigSigma0x4(c), v128.bitselect(e, c, v128.xor(c, d))), t1);
+    t1 = add(add(add(a, add(v128.load(ws, 112), v128.load32_splat(ks, 28))), v128.bitselect(g, h, f)), bigSigma1x4(f)); e = add(e, t1);
+    a = add(add(bigSigma0x4(b), v128.bitselect(d, b, v128.xor(b, c))), t1);
+  }
   v128.store(state, add(v128.load(state, 0), a), 0);
   v128.store(state, add(v128.load(state, 16), b), 16);
   v128.store(state, add(v128.load(state, 32), c), 32);
