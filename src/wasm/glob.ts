@@ -112,6 +112,13 @@ export class ResidentGlobSet {
   match(paths: readonly string[]): Uint32Array {
     const words = this.words;
     const bits = new Uint32Array(paths.length * words);
+    let total = 0;
+    for (let i = 0; i < paths.length; i++) total += paths[i]!.length;
+    if (globPathBytes(total, words) + (paths.length - 1) * globPathBytes(0, words) <= GLOB_MATCH_CHUNK_BYTES) {
+      // All in one call (the common case): no per-path sizes to add up.
+      if (paths.length > 0) bits.set(readU32s(this.#run(paths, 0, paths.length, total), paths.length * words));
+      return bits;
+    }
     let first = 0;
     while (first < paths.length) {
       let last = first;

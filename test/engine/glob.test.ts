@@ -107,6 +107,17 @@ describe('compileGlobs', () => {
     expect(set.matchAll([])).toEqual([]);
   });
 
+  it('X-07 matchAll over more paths than one WASM call takes (4 MiB) splits them and keeps every answer in order', () => {
+    // 2,600 paths of ~1,000 units: 5.2 MB of UTF-16, two calls; the one that does not fit the first
+    // call starts the second.
+    const paths = Array.from({ length: 2600 }, (_, i) => `${i % 3 === 0 ? 'src' : 'lib'}/${'d'.repeat(990)}/f${i}.${i % 2 === 0 ? 'ts' : 'md'}`);
+    const got = set.matchAll(paths);
+    expect(got).toHaveLength(paths.length);
+    expect(got).toEqual(paths.map((p) => set.which(p)));
+    expect(got.slice(0, 4)).toEqual([[1], [0], [], [0, 1]]);
+    expect(got[2599]).toEqual([0]);
+  });
+
   it('X-07 sets of more than 32 patterns and the dot option', () => {
     const patterns = Array.from({ length: 70 }, (_, i) => `d${i}/*`);
     const big = compileGlobs(patterns, { dot: true });
