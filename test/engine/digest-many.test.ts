@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { digestMany, sha1Hex, type DigestInput } from '../../src/engine/index.js';
+import { MAX_BATCH_BYTES } from '../../src/wasm/sizes.js';
 import { anyText } from '../support/arbitraries.js';
 import { expectError } from '../support/errors.js';
 import { ALGORITHMS, nodeHash, patternBytes, type Algorithm } from '../support/reference.js';
@@ -93,15 +94,26 @@ describe('property: each result equals node:crypto on that input', () => {
   });
 });
 
-describe('batches beyond the 32 MiB packing limit (MAX_BATCH_BYTES)', () => {
-  it('X-01 three 8,000,000-unit strings (24 MB each at 3 bytes a unit: one per call) split across calls', () => {
-    const inputs: DigestInput[] = ['a'.repeat(8_000_000), 'b'.repeat(8_000_000) + '😀', 'c'.repeat(8_000_000), 'tail', patternBytes(70)];
+describe(`batches beyond the packing limit (MAX_BATCH_BYTES, ${MAX_BATCH_BYTES} bytes)`, () => {
+  it('X-01 inputs over one batch each (strings count 3 bytes a unit) are hashed on their own, between packed ones', () => {
+    const units = Math.ceil(MAX_BATCH_BYTES / 3) + 1;
+    const inputs: DigestInput[] = ['a'.repeat(units), 'b'.repeat(units) + '😀', 'short', patternBytes(MAX_BATCH_BYTES + 1), 'tail', patternBytes(70)];
     expect(digestMany('sha256', inputs)).toEqual(expected('sha256', inputs));
+    expect(digestMany('sha1', inputs)).toEqual(expected('sha1', inputs));
   });
 
-  it('X-01 a 23,000,000-unit string (too large to pack) among short inputs is hashed on its own', () => {
+  it('X-01 a 23,000,000-unit string among short inputs is hashed on its own', () => {
     const inputs: DigestInput[] = ['first', 'z'.repeat(22_999_999) + '\uD800', '', patternBytes(3)];
     expect(digestMany('sha1', inputs)).toEqual(expected('sha1', inputs));
+  });
+
+  it('X-01 many inputs fill several batch calls and keep their order', () => {
+    // 3,000 inputs of 700-1,300 bytes (3 MB): six or more calls, each ending where the next input
+    // would not fit.
+    const inputs: DigestInput[] = Array.from({ length: 3000 }, (_, i) => (i % 5 === 0 ? 'é'.repeat(300 + (i % 200)) : patternBytes(700 + ((i * 37) % 600), i)));
+    const total = inputs.reduce<number>((sum, x) => sum + (typeof x === 'string' ? x.length * 3 : x.length), 0);
+    expect(total).toBeGreaterThan(4 * MAX_BATCH_BYTES);
+    expect(digestMany('sha256', inputs)).toEqual(expected('sha256', inputs));
   });
 });
 
