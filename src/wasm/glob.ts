@@ -114,22 +114,24 @@ export class ResidentGlobSet {
     const bits = new Uint32Array(paths.length * words);
     let total = 0;
     for (let i = 0; i < paths.length; i++) total += paths[i]!.length;
-    if (globPathBytes(total, words) + (paths.length - 1) * globPathBytes(0, words) <= GLOB_MATCH_CHUNK_BYTES) {
-      // All in one call (the common case): no per-path sizes to add up.
-      if (paths.length > 0) bits.set(readU32s(this.#run(paths, 0, paths.length, total), paths.length * words));
-      return bits;
-    }
+    // Usually every path fits one call; only then are per-path sizes not added up (a fresh process
+    // runs this in V8's interpreter, where a call per path is most of the cost).
+    const oneCall = globPathBytes(total, words) + (paths.length - 1) * globPathBytes(0, words) <= GLOB_MATCH_CHUNK_BYTES;
     let first = 0;
     while (first < paths.length) {
-      let last = first;
-      let units = 0;
-      let bytes = 0;
-      do {
-        const n = paths[last]!.length;
-        units += n;
-        bytes += globPathBytes(n, words);
-        last += 1;
-      } while (last < paths.length && bytes + globPathBytes(paths[last]!.length, words) <= GLOB_MATCH_CHUNK_BYTES);
+      let last = paths.length;
+      let units = total;
+      if (!oneCall) {
+        last = first;
+        units = 0;
+        let bytes = 0;
+        do {
+          const n = paths[last]!.length;
+          units += n;
+          bytes += globPathBytes(n, words);
+          last += 1;
+        } while (last < paths.length && bytes + globPathBytes(paths[last]!.length, words) <= GLOB_MATCH_CHUNK_BYTES);
+      }
       const out = this.#run(paths, first, last, units);
       bits.set(readU32s(out, (last - first) * words), first * words);
       first = last;
