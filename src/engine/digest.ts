@@ -83,8 +83,8 @@ export function createDigest(algorithmName: DigestAlgorithm): Digest {
 
 /**
  * Digests of many inputs, in order, hashed in WASM calls of at most 512 KiB (data, offsets and
- * digests together; each batch is hashed while it is still in the CPU's cache), four messages at a
- * time in SIMD lanes. An input larger than a batch is hashed on its own.
+ * digests together; small enough to stay in the CPU's cache), four messages at a time in SIMD
+ * lanes. An input larger than a batch is hashed on its own.
  * @param algorithmName 'sha1' or 'sha256'
  * @param inputs strings (hashed as UTF-8) and byte arrays
  * @returns one lowercase hex digest per input

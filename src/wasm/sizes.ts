@@ -64,7 +64,7 @@ export function readBytesBytes(len: number, replace: boolean): { total: number; 
 
 /**
  * Most I/O bytes one batch call uses: data, the offsets table and the hex output together. Small on
- * purpose: each batch is copied in and hashed while it is still in the core's cache. 10,000 messages
+ * purpose: a batch that fits the core's cache is hashed while its copy is still there. 10,000 messages
  * of about 2 KB (20.5 MB) hashed 1.16x faster in batches of 256 KiB to 1 MiB than in one 32 MiB
  * call (bench/README.md), and memory stays small.
  */
