@@ -166,12 +166,14 @@ export class GlobSet {
     // check is written out (the name is only built for the error): a fresh process runs this loop
     // in V8's interpreter, where a call and a template string per path are most of its cost.
     const list = new Array<string>(paths.length);
+    let units = 0;
     for (let i = 0; i < paths.length; i++) {
       const path: unknown = paths[i];
       if (typeof path !== 'string' || path.length > GLOB_MAX_PATH_UNITS) checkPath('GlobSet.matchAll', `paths[${i}]`, path);
       list[i] = path as string;
+      units += (path as string).length;
     }
-    const bits = this.#resident.match(list);
+    const bits = this.#resident.match(list, units);
     const words = this.#resident.words;
     const result: number[][] = new Array(list.length);
     for (let i = 0; i < list.length; i++) result[i] = indices(bits, i * words, words);

@@ -107,13 +107,12 @@ export class ResidentGlobSet {
 
   /**
    * The result bits of every path (`words` u32 per path, bit i of path p set when program i
-   * matches), in calls of at most GLOB_MATCH_CHUNK_BYTES of paths each.
+   * matches), in calls of at most GLOB_MATCH_CHUNK_BYTES of paths each. `total` is the paths' code
+   * units in all (the caller has just read every path).
    */
-  match(paths: readonly string[]): Uint32Array {
+  match(paths: readonly string[], total: number): Uint32Array {
     const words = this.words;
     const bits = new Uint32Array(paths.length * words);
-    let total = 0;
-    for (let i = 0; i < paths.length; i++) total += paths[i]!.length;
     // Usually every path fits one call; only then are per-path sizes not added up (a fresh process
     // runs this in V8's interpreter, where a call per path is most of the cost).
     const oneCall = globPathBytes(total, words) + (paths.length - 1) * globPathBytes(0, words) <= GLOB_MATCH_CHUNK_BYTES;
