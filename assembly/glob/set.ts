@@ -1,7 +1,8 @@
 // Matching compiled globs: paths are normalized, each (path, pattern) pair goes through the
 // prefilters in order of cost, and what survives runs the pattern's lazily built DFA (dfa.ts) or,
-// for very large programs, the Pike VM (vm.ts). A set adds candidate masks, so most patterns are
-// never looked at for a given path.
+// for very large programs, the Pike VM (vm.ts). A set adds candidate masks (by the path's first and
+// last unit, its last two units and its number of `/`) and a signature of the path's adjacent unit
+// pairs, so most patterns are never looked at for a given path.
 
 import { Ch, unitAt, isLineTerminator } from "./text";
 import { suffixKey } from "./facts";
@@ -20,9 +21,17 @@ export function globMatchWorkspace(program: usize): usize {
   return vmWorkspaceSize(load<i32>(program + P_COUNT));
 }
 
-let normStart: usize = 0;
+/**
+ * The bit of the ordered pair of adjacent units (a, b) in a 64-bit pair signature. A path holds
+ * every pair of a literal it contains, so a program whose literals' pairs are not all among the
+ * path's cannot match it (a collision only lets a program through to its exact checks).
+ */
+// @ts-ignore: decorator
+@inline function pairBit(a: u32, b: u32): u64 {
+  return <u64>1 << <u64>(((a * 31 + b) * 0x9e3779b1) >>> 26);
+}
 
-/** `\` → `/` in place, then leading `./` removed; returns the remaining length (start in normStart). */
+let normStart: usize = 0;
 let pathSlashes: i32 = 0;
 
 /**
@@ -146,22 +155,86 @@ export function globMatch(program: usize, path: usize, units: i32, work: usize):
 
 // A set's cache region: candidate masks (for each ASCII unit and one slot for the rest, the
 // programs whose first/last sets hold it, ceil(count / 32) words each), then an "always" mask
-// (programs without suffix keys) and SUFFIX_BUCKETS masks of programs by the hash of a key (a
-// collision only adds candidates); then a table of count u32 offsets (from the cache's start) of each
-// program's DFA cache, 0 for a program without one (padded to 8 bytes); then the DFA caches. The
-// caches get room in program order while the host's budget (`dfaCap`) lasts; a program left without
-// one runs on the Pike VM, which gives the same answers more slowly.
+// (programs without suffix keys), SUFFIX_BUCKETS masks of programs by the hash of a key (a
+// collision only adds candidates) and SLASH_SLOTS masks of programs by the number of `/` a match
+// may have; then each program's literal pairs (a u64, see literalPairs); then a table of count u32
+// offsets (from the cache's start) of each program's DFA cache, 0 for a program without one (padded
+// to 8 bytes); then the DFA caches. The caches get room in program order while the host's budget
+// (`dfaCap`) lasts; a program left without one runs on the Pike VM, which gives the same answers
+// more slowly.
 const MASK_SLOTS: usize = 129;
 const SUFFIX_BUCKETS: usize = 1024;
+const SLASH_SLOTS: usize = 33; // 0 … 31 `/`, and 32 or more
+
+// @ts-ignore: decorator
+@inline function rowBytesOf(count: i32): usize {
+  return <usize>((count + 31) >>> 5) << 2;
+}
+
+// @ts-ignore: decorator
+@inline function masksBytes(count: i32): usize {
+  return (MASK_SLOTS * 2 + 1 + SUFFIX_BUCKETS + SLASH_SLOTS) * rowBytesOf(count);
+}
 
 // @ts-ignore: decorator
 @inline function maskBytes(count: i32): usize {
-  return (MASK_SLOTS * 2 + 1 + SUFFIX_BUCKETS) * (<usize>((count + 31) >>> 5) << 2);
+  return masksBytes(count) + (<usize>count << 3);
 }
 
 // @ts-ignore: decorator
 @inline function bucketOf(key: u32): usize {
   return <usize>(((key * 0x9e3779b1) >>> 22) & <u32>(SUFFIX_BUCKETS - 1));
+}
+
+/** The pair signature of the `n` units at `p` (read forward, or backward when `reversed`). */
+function pairsOf(p: usize, n: i32, reversed: bool): u64 {
+  let sig: u64 = 0;
+  if (n < 2) return 0;
+  let a = unitAt(p, reversed ? n - 1 : 0);
+  for (let i = 1; i < n; i++) {
+    const b = unitAt(p, reversed ? n - 1 - i : i);
+    sig |= pairBit(a, b);
+    a = b;
+  }
+  return sig;
+}
+
+/**
+ * The pairs every path a program matches holds: those of its literal prefix, suffix and infix.
+ * 0 (no filter) for a negated program, and when the pattern text lacks one of them, since a path
+ * equal to the text always matches.
+ */
+function literalPairs(program: usize): u64 {
+  if ((load<i32>(program + P_FLAGS) & (PROGRAM_NEGATED | PROGRAM_NEVER)) != 0) return 0;
+  let sig = pairsOf(program + <usize>load<i32>(program + P_PREFIX), load<i32>(program + P_PREFIX_LEN), false);
+  sig |= pairsOf(program + <usize>load<i32>(program + P_INFIX), load<i32>(program + P_INFIX_LEN), false);
+  // The suffix is stored last unit first.
+  sig |= pairsOf(program + <usize>load<i32>(program + P_SUFFIX), load<i32>(program + P_SUFFIX_LEN) & ~SUFFIX_OPT_SLASH, true);
+  const text = pairsOf(program + <usize>load<i32>(program + P_TEXT), load<i32>(program + P_TEXT_LEN), false);
+  return (text & sig) == sig ? sig : 0;
+}
+
+/** The number of `/` in the `n` units at `p`. */
+function slashesOf(p: usize, n: i32): i32 {
+  let slashes = 0;
+  for (let i = 0; i < n; i++) if (unitAt(p, i) == Ch.SLASH) slashes++;
+  return slashes;
+}
+
+/** Sets `bit` at `word` in the rows of `masks` (`rowBytes` apart; row 128: non-ASCII) of the units in `set`. */
+function addToRows(set: usize, masks: usize, rowBytes: usize, word: usize, bit: u32): void {
+  for (let k: u32 = 0; k < 4; k++) {
+    let units = load<u32>(set + (<usize>k << 2));
+    while (units != 0) {
+      const row = masks + <usize>((k << 5) + ctz(units)) * rowBytes + word;
+      units &= units - 1;
+      store<u32>(row, load<u32>(row) | bit);
+    }
+  }
+  if (changetype<UnitSet>(set).nonAscii != 0) {
+    const row = masks + 128 * rowBytes + word;
+    store<u32>(row, load<u32>(row) | bit);
+  }
 }
 
 // @ts-ignore: decorator
@@ -193,23 +266,34 @@ export function globSetCacheBytes(set: usize, count: i32, dfaCap: usize): usize 
  * memory at `set` or its cache moves.
  */
 export function globSetCacheReset(set: usize, count: i32, cache: usize, dfaCap: usize): void {
-  const words = <usize>((count + 31) >>> 5);
-  const firstMasks = cache, lastMasks = cache + MASK_SLOTS * (words << 2);
+  const rowBytes = rowBytesOf(count);
+  const firstMasks = cache, lastMasks = cache + MASK_SLOTS * rowBytes;
   memory.fill(cache, 0, maskBytes(count));
   for (let i = 0; i < count; i++) {
     const program = programAt(set, i);
     const word = <usize>(i >>> 5) << 2, bit: u32 = 1 << (i & 31);
-    for (let c: u32 = 0; c <= 128; c++) {
-      const row = <usize>c * (words << 2) + word;
-      if (inSet(program + F_FIRST, c)) store<u32>(firstMasks + row, load<u32>(firstMasks + row) | bit);
-      if (inSet(program + F_LAST, c)) store<u32>(lastMasks + row, load<u32>(lastMasks + row) | bit);
-    }
+    addToRows(program + F_FIRST, firstMasks, rowBytes, word, bit);
+    addToRows(program + F_LAST, lastMasks, rowBytes, word, bit);
   }
-  const always = lastMasks + MASK_SLOTS * (words << 2);
-  const buckets = always + (words << 2);
+  const always = lastMasks + MASK_SLOTS * rowBytes;
+  const buckets = always + rowBytes;
+  const slashMasks = buckets + SUFFIX_BUCKETS * rowBytes;
+  const pairs = cache + masksBytes(count);
   for (let i = 0; i < count; i++) {
     const program = programAt(set, i);
     const word = <usize>(i >>> 5) << 2, bit: u32 = 1 << (i & 31);
+    store<u64>(pairs + (<usize>i << 3), literalPairs(program));
+    // A path equal to the pattern text matches whatever its number of `/`.
+    const textSlashes = min(slashesOf(program + <usize>load<i32>(program + P_TEXT), load<i32>(program + P_TEXT_LEN)), <i32>SLASH_SLOTS - 1);
+    // The last slot stands for 32 or more: a range that reaches it sets it.
+    const lo = min(load<i32>(program + P_SLASH_MIN), <i32>SLASH_SLOTS - 1);
+    const hi = min(load<i32>(program + P_SLASH_MAX), <i32>SLASH_SLOTS - 1);
+    for (let k = lo; k <= hi; k++) {
+      const mask = slashMasks + <usize>k * rowBytes + word;
+      store<u32>(mask, load<u32>(mask) | bit);
+    }
+    const textRow = slashMasks + <usize>textSlashes * rowBytes + word;
+    store<u32>(textRow, load<u32>(textRow) | bit);
     const keyCount = load<i32>(program + P_KEY_COUNT);
     const textLen = load<i32>(program + P_TEXT_LEN);
     if (keyCount < 0 || textLen < 2) { store<u32>(always + word, load<u32>(always + word) | bit); continue; }
@@ -218,7 +302,7 @@ export function globSetCacheReset(set: usize, count: i32, cache: usize, dfaCap: 
       // The pattern text's own last two units are a key too: a path equal to it always matches.
       const text = program + <usize>load<i32>(program + P_TEXT);
       const key = k < keyCount ? load<u32>(keys + (<usize>k << 2)) : suffixKey(unitAt(text, textLen - 1), unitAt(text, textLen - 2));
-      const mask = buckets + bucketOf(key) * (words << 2) + word;
+      const mask = buckets + bucketOf(key) * rowBytes + word;
       store<u32>(mask, load<u32>(mask) | bit);
     }
   }
@@ -258,10 +342,12 @@ export function globSetWorkspace(set: usize, count: i32, maxUnits: i32): usize {
  * globSetCacheBytes(set, count, dfaCap) bytes, reset by globSetCacheReset when the set was placed.
  */
 export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usize, pathCount: i32, out: usize, work: usize, cache: usize): void {
+  const rowBytes = rowBytesOf(count);
   const words = (count + 31) >>> 5;
-  const rowBytes = <usize>words << 2;
   const firstMasks = cache, lastMasks = cache + MASK_SLOTS * rowBytes;
   const always = lastMasks + MASK_SLOTS * rowBytes, buckets = always + rowBytes;
+  const slashMasks = buckets + SUFFIX_BUCKETS * rowBytes;
+  const pairs = cache + masksBytes(count);
   const table = cache + maskBytes(count); // DFA cache offsets from `cache`, 0: none
   for (let p = 0; p < pathCount; p++) {
     const from = load<u32>(offsets + (<usize>p << 2));
@@ -273,17 +359,21 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
     const path = normStart;
     const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
     const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
+    const slashRow = slashMasks + <usize>min(pathSlashes, <i32>SLASH_SLOTS - 1) * rowBytes;
     // A path ending in `/` may match a pattern's optional trailing slash: no suffix filter then.
     const keyed = n >= 2 && last != Ch.SLASH;
     const bucketRow = keyed ? buckets + bucketOf(suffixKey(unitAt(path, n - 1), unitAt(path, n - 2))) * rowBytes : 0;
+    const sig = pairsOf(path, n, false);
     for (let w = 0; w < words; w++) {
-      let candidates = load<u32>(firstRow + (<usize>w << 2)) & load<u32>(lastRow + (<usize>w << 2));
+      let candidates = load<u32>(firstRow + (<usize>w << 2)) & load<u32>(lastRow + (<usize>w << 2)) & load<u32>(slashRow + (<usize>w << 2));
       if (keyed) candidates &= load<u32>(always + (<usize>w << 2)) | load<u32>(bucketRow + (<usize>w << 2));
       let hits: u32 = 0;
       while (candidates != 0) {
         const bit = ctz(candidates);
         candidates &= candidates - 1;
         const i = (w << 5) + <i32>bit;
+        const need = load<u64>(pairs + (<usize>i << 3));
+        if ((sig & need) != need) continue;
         const offset = <usize>load<u32>(table + (<usize>i << 2));
         if (decide(programAt(set, i), path, n, work, offset != 0 ? cache + offset : 0)) hits |= 1 << bit;
       }
