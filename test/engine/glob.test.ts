@@ -137,6 +137,28 @@ describe('compileGlobs', () => {
     }
   });
 
+  it("X-07 a set's filters by number of / and by literal unit pairs never drop a match", () => {
+    // The set skips a pattern when the path's count of `/` is outside the pattern's range (32 and
+    // more share one slot) or when a pair of adjacent units of its literal prefix, suffix or infix
+    // is missing from the path; a path equal to the pattern text matches whatever those say.
+    const deep = (n: number, leaf: string): string => `${'d/'.repeat(n)}${leaf}`;
+    const patterns = [
+      '**/__tests__/**', 'src/**/*.test.ts', 'a/*/b', deep(40, '*.md'), deep(31, 'x'), '**/deep/**/*.md',
+      '[!a]/x', 'x[ab]', '{a,b}/c.md', 'docs/**/*.{md,mdx}', '!**/*.ts', 'a\\*b', '**/.*rc', 'q',
+    ];
+    const paths = [
+      'src/__tests__/a.ts', 'src/x/__tests_/a.ts', 'src/a/b.test.ts', 'src/a.test.tsx', 'a/q/b', 'a/b',
+      deep(40, 'r.md'), deep(41, 'r.md'), deep(39, 'r.md'), deep(31, 'x'), deep(32, 'x'), deep(33, 'deep/z.md'),
+      '[!a]/x', '!/x', 'x[ab]', 'xa', '{a,b}/c.md', 'a/c.md', 'docs/a/b.mdx', 'docs.md', 'x.ts', 'a*b',
+      'a\\*b', 'p/.eslintrc', '.eslintrc', 'q', '',
+    ];
+    for (const dot of [false, true]) {
+      const got = compileGlobs(patterns, { dot }).matchAll(paths);
+      const want = paths.map((p) => patterns.flatMap((g, i) => (p !== '' && oracle(g, p, dot) ? [i] : [])));
+      expect(got, `dot=${dot}`).toEqual(want);
+    }
+  });
+
   it('X-07 answers do not depend on which paths taught the DFA first (overlapping brackets)', () => {
     // Regression: [abc] then [ab] once left b and c in one DFA unit class, so after 'ab' the cached
     // transition also accepted 'ac'.
