@@ -185,16 +185,18 @@ export class GlobSet {
 // for stack traces and console output.
 Object.defineProperty(GlobSet, 'name', { value: 'GlobSet' });
 
-/** The set bits of `words` u32 words from `from`, as ascending indices. */
+/**
+ * The set bits of `words` u32 words from `from`, as ascending indices, in an array of exactly that
+ * length (grown by push, each would hold 16 slots: about 100 KB more garbage per 1,000 paths).
+ */
 function indices(bits: Uint32Array, from: number, words: number): number[] {
-  const hits: number[] = [];
+  let count = 0;
+  for (let w = 0; w < words; w++) for (let word = bits[from + w]!; word !== 0; word &= word - 1) count++;
+  if (count === 0) return [];
+  const hits = new Array<number>(count);
+  let k = 0;
   for (let w = 0; w < words; w++) {
-    let word = bits[from + w]!;
-    while (word !== 0) {
-      const bit = 31 - Math.clz32(word & -word);
-      hits.push(w * 32 + bit);
-      word &= word - 1;
-    }
+    for (let word = bits[from + w]!; word !== 0; word &= word - 1) hits[k++] = w * 32 + 31 - Math.clz32(word & -word);
   }
   return hits;
 }

@@ -112,25 +112,24 @@ export class ResidentGlobSet {
    */
   match(paths: readonly string[], total: number): Uint32Array {
     const words = this.words;
+    if (paths.length === 0) return new Uint32Array(0);
+    // Usually every path fits one call: its bits are the answer, and per-path sizes are not added up
+    // (a fresh process runs this in V8's interpreter, where a call per path is most of the cost).
+    if (globPathBytes(total, words) + (paths.length - 1) * globPathBytes(0, words) <= GLOB_MATCH_CHUNK_BYTES) {
+      return readU32s(this.#run(paths, 0, paths.length, total), paths.length * words);
+    }
     const bits = new Uint32Array(paths.length * words);
-    // Usually every path fits one call; only then are per-path sizes not added up (a fresh process
-    // runs this in V8's interpreter, where a call per path is most of the cost).
-    const oneCall = globPathBytes(total, words) + (paths.length - 1) * globPathBytes(0, words) <= GLOB_MATCH_CHUNK_BYTES;
     let first = 0;
     while (first < paths.length) {
-      let last = paths.length;
-      let units = total;
-      if (!oneCall) {
-        last = first;
-        units = 0;
-        let bytes = 0;
-        do {
-          const n = paths[last]!.length;
-          units += n;
-          bytes += globPathBytes(n, words);
-          last += 1;
-        } while (last < paths.length && bytes + globPathBytes(paths[last]!.length, words) <= GLOB_MATCH_CHUNK_BYTES);
-      }
+      let last = first;
+      let units = 0;
+      let bytes = 0;
+      do {
+        const n = paths[last]!.length;
+        units += n;
+        bytes += globPathBytes(n, words);
+        last += 1;
+      } while (last < paths.length && bytes + globPathBytes(paths[last]!.length, words) <= GLOB_MATCH_CHUNK_BYTES);
       const out = this.#run(paths, first, last, units);
       bits.set(readU32s(out, (last - first) * words), first * words);
       first = last;
