@@ -67,8 +67,11 @@ export function globTranslate(pattern: usize, units: i32, flags: i32, work: usiz
 export function globCompile(pattern: usize, units: i32, flags: i32, work: usize, workBytes: usize, out: usize, outCap: usize): i32 {
   detail = 0;
   if (units == 0) return GLOB_EMPTY;
-  const bytes = <i32>utf8LengthUtf16(pattern, units);
-  if (bytes > GLOB_MAX_PATTERN_BYTES) { detail = bytes; return GLOB_TOO_LONG; }
+  // A UTF-16 unit is at most 3 UTF-8 bytes: only a long pattern needs counting.
+  if (<i64>units * 3 > <i64>GLOB_MAX_PATTERN_BYTES) {
+    const bytes = <i32>utf8LengthUtf16(pattern, units);
+    if (bytes > GLOB_MAX_PATTERN_BYTES) { detail = bytes; return GLOB_TOO_LONG; }
+  }
   const one = stageOneBytes(units);
   if (workBytes < one + 8) { detail = <i32>(one + 8); needWork = detail; return GLOB_NO_SPACE; }
   const src = work + 8;
