@@ -282,9 +282,11 @@ export function globSetCacheReset(set: usize, count: i32, cache: usize, dfaCap: 
   for (let i = 0; i < count; i++) {
     const program = programAt(set, i);
     const word = <usize>(i >>> 5) << 2, bit: u32 = 1 << (i & 31);
+    const text = program + <usize>load<i32>(program + P_TEXT);
+    const textLen = load<i32>(program + P_TEXT_LEN);
     store<u64>(pairs + (<usize>i << 3), literalPairs(program));
     // A path equal to the pattern text matches whatever its number of `/`.
-    const textSlashes = min(slashesOf(program + <usize>load<i32>(program + P_TEXT), load<i32>(program + P_TEXT_LEN)), <i32>SLASH_SLOTS - 1);
+    const textSlashes = min(slashesOf(text, textLen), <i32>SLASH_SLOTS - 1);
     // The last slot stands for 32 or more: a range that reaches it sets it.
     const lo = min(load<i32>(program + P_SLASH_MIN), <i32>SLASH_SLOTS - 1);
     const hi = min(load<i32>(program + P_SLASH_MAX), <i32>SLASH_SLOTS - 1);
@@ -295,12 +297,10 @@ export function globSetCacheReset(set: usize, count: i32, cache: usize, dfaCap: 
     const textRow = slashMasks + <usize>textSlashes * rowBytes + word;
     store<u32>(textRow, load<u32>(textRow) | bit);
     const keyCount = load<i32>(program + P_KEY_COUNT);
-    const textLen = load<i32>(program + P_TEXT_LEN);
     if (keyCount < 0 || textLen < 2) { store<u32>(always + word, load<u32>(always + word) | bit); continue; }
     const keys = program + <usize>load<i32>(program + P_KEYS);
     for (let k = 0; k <= keyCount; k++) {
       // The pattern text's own last two units are a key too: a path equal to it always matches.
-      const text = program + <usize>load<i32>(program + P_TEXT);
       const key = k < keyCount ? load<u32>(keys + (<usize>k << 2)) : suffixKey(unitAt(text, textLen - 1), unitAt(text, textLen - 2));
       const mask = buckets + bucketOf(key) * rowBytes + word;
       store<u32>(mask, load<u32>(mask) | bit);
