@@ -12,7 +12,7 @@ import { Ch, unitAt, isLineTerminator } from "./text";
 import { I_ASSERT, I_MATCH, isConsuming, pushSuccessors } from "./regex";
 import { instrAt } from "./layout";
 import { P_COUNT, F_ASSERT_MASK, F_CLASS_COUNT, F_CLASS_MAP } from "./program";
-import { consumes, assertionVector } from "./vm";
+import { consumes, assertionVector, vectorAt, AV_FIRST, AV_END } from "./vm";
 
 /** Largest program (instructions) that gets a DFA; larger ones run on the Pike VM alone. */
 export const DFA_MAX_INSTRUCTIONS: i32 = 1024;
@@ -25,10 +25,17 @@ export const SPECIAL: u8 = 0x80;
 
 // The program facts analyze.ts writes at compile time are program.ts's F_* header fields.
 
+// A state's closure under its program's ordinary assertion vector (the one of most positions) is
+// kept when it has at most MEMO_PCS consuming instructions: a state is usually left through several
+// unit classes at such positions, and each new transition would otherwise walk the closure again.
+const MEMO_PCS: i32 = 6;
+const MEMO_BYTES: usize = 16; // u8 status (0 unknown, 1 kept, 2 too long), u8 count, u16 pad, u16 pcs[MEMO_PCS]
+const MEMO_KEPT: u8 = 1, MEMO_TOO_LONG: u8 = 2;
+
 // Cache layout (byte offsets).
 const C_STATES: usize = 0, C_AVS: usize = 4, C_WORDS: usize = 8, C_CLASSES: usize = 12, C_AV_MAP: usize = 16,
-  C_HASH: usize = 272, C_FLAGS: usize = 784, C_ACCEPT: usize = C_FLAGS + <usize>MAX_STATES,
-  C_ROWS: usize = C_ACCEPT + <usize>(MAX_STATES * MAX_AV);
+  C_HASH: usize = 272, C_ACCEPT: usize = 784, C_MEMO: usize = C_ACCEPT + <usize>(MAX_STATES * MAX_AV),
+  C_ROWS: usize = C_MEMO + <usize>MAX_STATES * MEMO_BYTES;
 
 // @ts-ignore: decorator
 @inline function words(count: i32): i32 {
@@ -86,25 +93,34 @@ function hashKernel(k: usize, w: i32): u32 {
   return h ^ (h >> 15);
 }
 
+/** Whether the `w` words at `a` and `b` are equal. */
+// @ts-ignore: decorator
+@inline function wordsEqual(a: usize, b: usize, w: i32): bool {
+  for (let i = 0; i < w; i++) if (load<u32>(a + (<usize>i << 2)) != load<u32>(b + (<usize>i << 2))) return false;
+  return true;
+}
+
 /** The state for kernel `k`, created if new; -1 when the cache is full. */
 function intern(cache: usize, k: usize): i32 {
   const w = load<i32>(cache + C_WORDS), classes = load<i32>(cache + C_CLASSES);
   let slot = <i32>(hashKernel(k, w) & <u32>(HASH_SLOTS - 1));
   while (true) {
     const entry = <i32>load<u16>(cache + C_HASH + (<usize>slot << 1));
-    if (entry == 0) break;
-    const s = entry - 1;
-    if (memory.compare(kernelAt(cache, s, w, classes), k, <usize>w << 2) == 0) return s;
+    if (entry == 0) return addState(cache, k, slot);
+    if (wordsEqual(kernelAt(cache, entry - 1, w, classes), k, w)) return entry - 1;
     slot = (slot + 1) & (HASH_SLOTS - 1);
   }
+}
+
+/** A new state for kernel `k`, entered at hash slot `slot`; -1 when the cache is full. */
+function addState(cache: usize, k: usize, slot: i32): i32 {
+  const w = load<i32>(cache + C_WORDS), classes = load<i32>(cache + C_CLASSES);
   const s = load<i32>(cache + C_STATES);
   if (s >= MAX_STATES) return -1;
   store<i32>(cache + C_STATES, s + 1);
   memory.copy(kernelAt(cache, s, w, classes), k, <usize>w << 2);
   store<u16>(cache + C_HASH + (<usize>slot << 1), <u16>(s + 1));
-  let empty = true;
-  for (let i = 0; i < w && empty; i++) if (load<u32>(k + (<usize>i << 2)) != 0) empty = false;
-  store<u8>(cache + C_FLAGS + <usize>s, empty ? 1 : 0);
+  store<u8>(cache + C_MEMO + <usize>s * MEMO_BYTES, 0);
   memory.fill(cache + C_ACCEPT + <usize>(s * MAX_AV), 0, <usize>MAX_AV);
   memory.fill(rowsAt(cache, classes) + <usize>(s * MAX_AV * classes * 2), 0, <usize>(MAX_AV * classes * 2));
   return s;
@@ -152,11 +168,35 @@ function closure(code: usize, count: i32, k: usize, w: i32, av: i32): i32 {
   return matched ? -1 - n : n;
 }
 
-/** The kernel after consuming `c` from kernel `k` at a position with bits `av`, into `dst`. */
-function step(program: usize, code: usize, count: i32, k: usize, w: i32, av: i32, c: u32, dst: usize): void {
-  memory.fill(dst, 0, <usize>w << 2);
+/** Puts a kept closure in `list`; returns its length. */
+function recall(memo: usize): i32 {
+  const n = <i32>load<u8>(memo + 1);
+  for (let t = 0; t < n; t++) store<i32>(list + (<usize>t << 2), <i32>load<u16>(memo + 4 + (<usize>t << 1)));
+  return n;
+}
+
+/** closure() of `k` under `av` into `list`, kept in `memo` (0: none) when short; returns its length. */
+function closureInto(code: usize, count: i32, k: usize, w: i32, av: i32, memo: usize): i32 {
   let n = closure(code, count, k, w, av);
   if (n < 0) n = -1 - n;
+  if (memo == 0) return n;
+  if (n <= MEMO_PCS) {
+    for (let t = 0; t < n; t++) store<u16>(memo + 4 + (<usize>t << 1), <u16>load<i32>(list + (<usize>t << 2)));
+    store<u8>(memo + 1, <u8>n);
+    store<u8>(memo, MEMO_KEPT);
+  } else {
+    store<u8>(memo, MEMO_TOO_LONG);
+  }
+  return n;
+}
+
+/**
+ * The kernel after consuming `c` from kernel `k` at a position with bits `av`, into `dst`. `memo`
+ * is the state's closure memo when `av` is the program's ordinary vector, else 0.
+ */
+function step(program: usize, code: usize, count: i32, k: usize, w: i32, av: i32, c: u32, dst: usize, memo: usize): void {
+  memory.fill(dst, 0, <usize>w << 2);
+  const n = memo != 0 && load<u8>(memo) == MEMO_KEPT ? recall(memo) : closureInto(code, count, k, w, av, memo);
   for (let t = 0; t < n; t++) {
     const at = load<i32>(list + (<usize>t << 2));
     if (consumes(program, instrAt(code, at), c)) {
@@ -186,13 +226,41 @@ function avId(cache: usize, av: i32): i32 {
 }
 
 /**
+ * The state after consuming `c` from state `s` at a position with assertion bits `av` (masked).
+ * The transition is cached at `entry` (0: not cached, for a unit outside ASCII). A full cache is
+ * flushed first. Returns the state; 0 is dead. Out of `run`'s loop: only a new transition gets here.
+ */
+function advance(program: usize, code: usize, count: i32, cache: usize, s: i32, av: i32, c: u32, entry: usize, k2: usize): i32 {
+  const w = load<i32>(cache + C_WORDS), classes = load<i32>(cache + C_CLASSES);
+  const memo = av == (ORDINARY_AV & load<i32>(program + F_ASSERT_MASK)) ? cache + C_MEMO + <usize>s * MEMO_BYTES : 0;
+  step(program, code, count, kernelAt(cache, s, w, classes), w, av, c, k2, memo);
+  let t = intern(cache, k2);
+  if (t < 0) { flush(cache); t = intern(cache, k2); }
+  else if (entry != 0) store<u16>(entry, <u16>(t + 1));
+  return t;
+}
+
+/** Whether state `s` (not dead) accepts at the end of a path of `n` units; -1 when the cache has no room. */
+function acceptsAtEnd(code: usize, count: i32, cache: usize, s: i32, av: i32): i32 {
+  const id = avId(cache, av);
+  if (id < 0) return -1;
+  const acceptAt = cache + C_ACCEPT + <usize>(s * MAX_AV + id);
+  const known = load<u8>(acceptAt);
+  if (known != 0) return known == 2 ? 1 : 0;
+  const w = load<i32>(cache + C_WORDS), classes = load<i32>(cache + C_CLASSES);
+  const r = closure(code, count, kernelAt(cache, s, w, classes), w, av) < 0;
+  store<u8>(acceptAt, r ? 2 : 1);
+  return r ? 1 : 0;
+}
+
+/**
  * Runs the program's DFA over the path (`path`/`n`) with its cache at `cache`; `scratch` holds
  * dfaScratchBytes(count). Returns 1 or 0, or -1 when the path needs more assertion classes than the
- * cache keeps (the caller then uses the Pike VM).
+ * cache keeps (the caller then uses the Pike VM). The loop itself only follows cached transitions;
+ * advance() builds the others.
  */
 export function run(program: usize, code: usize, count: i32, cache: usize, path: usize, n: i32, scratch: usize): i32 {
   const classes = load<i32>(cache + C_CLASSES);
-  const w = load<i32>(cache + C_WORDS);
   const mask = load<i32>(program + F_ASSERT_MASK);
   const map = program + F_CLASS_MAP;
   marks = scratch;
@@ -206,50 +274,32 @@ export function run(program: usize, code: usize, count: i32, cache: usize, path:
   const ordinaryId = avId(cache, ORDINARY_AV & mask);
   if (ordinaryId < 0) return -1;
   const ordinaryCol = ordinaryId * classes;
-  let s = 1; // the start state
-  let row = rows + rowBytes;
+  let row = rows + rowBytes; // the start state, 1
   for (let i = 0; i < n; i++) {
     const c = unitAt(path, i);
+    let av = ORDINARY_AV;
+    let entry: usize = 0;
     if (c < 128) {
       const cls = <i32>load<u8>(map + c);
       let col = ordinaryCol + (cls & 0x7f);
-      let av = ORDINARY_AV;
       if ((cls & <i32>SPECIAL) != 0 || i == 0) {
-        av = assertionVector(path, n, i);
+        av = (cls & <i32>SPECIAL) != 0 ? vectorAt(path, n, i, c) : AV_FIRST;
         const id = avId(cache, av & mask);
         if (id < 0) return -1;
         col = id * classes + (cls & 0x7f);
       }
-      const entry = row + (<usize>col << 1);
+      entry = row + (<usize>col << 1);
       const next = <i32>load<u16>(entry);
       if (next == 1) return 0; // the dead state: no thread left
       if (next != 0) { row = rows + <usize>(next - 1) * rowBytes; continue; }
-      s = <i32>((row - rows) / rowBytes);
-      step(program, code, count, kernelAt(cache, s, w, classes), w, av & mask, c, k2);
-      let t = intern(cache, k2);
-      if (t < 0) { flush(cache); t = intern(cache, k2); }
-      else store<u16>(entry, <u16>(t + 1));
-      if (t == 0) return 0;
-      row = rows + <usize>t * rowBytes;
     } else {
-      const av = assertionVector(path, n, i);
-      s = <i32>((row - rows) / rowBytes);
-      step(program, code, count, kernelAt(cache, s, w, classes), w, av & mask, c, k2);
-      let t = intern(cache, k2);
-      if (t < 0) { flush(cache); t = intern(cache, k2); }
-      if (t == 0) return 0;
-      row = rows + <usize>t * rowBytes;
+      av = assertionVector(path, n, i);
     }
+    const t = advance(program, code, count, cache, <i32>((row - rows) / rowBytes), av & mask, c, entry, k2);
+    if (t == 0) return 0;
+    row = rows + <usize>t * rowBytes;
   }
-  s = <i32>((row - rows) / rowBytes);
+  const s = <i32>((row - rows) / rowBytes);
   if (s == 0) return 0;
-  const av = assertionVector(path, n, n) & mask;
-  const id = avId(cache, av);
-  if (id < 0) return -1;
-  const acceptAt = cache + C_ACCEPT + <usize>(s * MAX_AV + id);
-  const known = load<u8>(acceptAt);
-  if (known != 0) return known == 2 ? 1 : 0;
-  const r = closure(code, count, kernelAt(cache, s, w, classes), w, av) < 0;
-  store<u8>(acceptAt, r ? 2 : 1);
-  return r ? 1 : 0;
+  return acceptsAtEnd(code, count, cache, s, (n > 0 ? AV_END : assertionVector(path, n, n)) & mask);
 }

@@ -28,7 +28,20 @@ export function globMatchWorkspace(program: usize): usize {
  */
 // @ts-ignore: decorator
 @inline function pairBit(a: u32, b: u32): u64 {
-  return <u64>1 << <u64>(((a * 31 + b) * 0x9e3779b1) >>> 26);
+  return <u64>1 << <u64>((((a * 31 + b) * PAIR_MUL) & 0xffff) >>> 10);
+}
+// pairBit's multiplier: the top 6 bits of a 16-bit product, so that 8 pairs can be hashed in the
+// 16-bit lanes of a v128 (pairBits8).
+const PAIR_MUL: u32 = 0x9e37;
+
+/** pairBit of the 8 pairs (lane k of `a`, lane k of `b`), ORed. */
+// @ts-ignore: decorator
+@inline function pairBits8(a: v128, b: v128): u64 {
+  const h = i16x8.shr_u(i16x8.mul(i16x8.add(i16x8.mul(a, i16x8.splat(31)), b), i16x8.splat(<i16>PAIR_MUL)), 10);
+  return (<u64>1 << <u64>i16x8.extract_lane_u(h, 0)) | (<u64>1 << <u64>i16x8.extract_lane_u(h, 1))
+    | (<u64>1 << <u64>i16x8.extract_lane_u(h, 2)) | (<u64>1 << <u64>i16x8.extract_lane_u(h, 3))
+    | (<u64>1 << <u64>i16x8.extract_lane_u(h, 4)) | (<u64>1 << <u64>i16x8.extract_lane_u(h, 5))
+    | (<u64>1 << <u64>i16x8.extract_lane_u(h, 6)) | (<u64>1 << <u64>i16x8.extract_lane_u(h, 7));
 }
 
 let normStart: usize = 0;
@@ -354,30 +367,67 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
     const to = load<u32>(offsets + (<usize>(p + 1) << 2));
     const bits = out + <usize>p * rowBytes;
     memory.fill(bits, 0, rowBytes);
-    const n = normalize(paths + (<usize>from << 1), <i32>(to - from));
+    // normalize() and pairsOf() in one scalar pass (a loop of its own would be one more function for
+    // V8 to optimize during a cold start): leading `./` or `.\` dropped, then `\` → `/` in place
+    // while the `/` are counted and the pairs of adjacent units signed.
+    let path = paths + (<usize>from << 1), n = <i32>(to - from);
+    while (n >= 2 && unitAt(path, 0) == Ch.DOT && (unitAt(path, 1) == Ch.SLASH || unitAt(path, 1) == Ch.BACKSLASH)) {
+      path += 4;
+      n -= 2;
+    }
     if (n == 0) continue;
-    const path = normStart;
+    let slashes = 0;
+    let sig: u64 = 0;
+    let i = 0;
+    // Eight units and the eight pairs they start at a time, while the unit after them is in the path.
+    for (; i + 9 <= n; i += 8) {
+      const at = path + (<usize>i << 1);
+      let v = v128.load(at);
+      const back = i16x8.eq(v, i16x8.splat(<i16>Ch.BACKSLASH));
+      if (v128.any_true(back)) {
+        v = v128.bitselect(i16x8.splat(<i16>Ch.SLASH), v, back);
+        v128.store(at, v);
+      }
+      slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(v, i16x8.splat(<i16>Ch.SLASH))));
+      const next = v128.load(at, 2);
+      sig |= pairBits8(v, v128.bitselect(i16x8.splat(<i16>Ch.SLASH), next, i16x8.eq(next, i16x8.splat(<i16>Ch.BACKSLASH))));
+    }
+    for (; i < n; i++) {
+      let b = unitAt(path, i);
+      if (b == Ch.BACKSLASH) { b = Ch.SLASH; store<u16>(path + (<usize>i << 1), Ch.SLASH); }
+      if (b == Ch.SLASH) slashes++;
+      if (i > 0) sig |= pairBit(unitAt(path, i - 1), b);
+    }
+    pathSlashes = slashes;
     const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
     const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
     const slashRow = slashMasks + <usize>min(pathSlashes, <i32>SLASH_SLOTS - 1) * rowBytes;
     // A path ending in `/` may match a pattern's optional trailing slash: no suffix filter then.
     const keyed = n >= 2 && last != Ch.SLASH;
     const bucketRow = keyed ? buckets + bucketOf(suffixKey(unitAt(path, n - 1), unitAt(path, n - 2))) * rowBytes : 0;
-    const sig = pairsOf(path, n, false);
     for (let w = 0; w < words; w++) {
       let candidates = load<u32>(firstRow + (<usize>w << 2)) & load<u32>(lastRow + (<usize>w << 2)) & load<u32>(slashRow + (<usize>w << 2));
       if (keyed) candidates &= load<u32>(always + (<usize>w << 2)) | load<u32>(bucketRow + (<usize>w << 2));
-      let hits: u32 = 0;
-      while (candidates != 0) {
-        const bit = ctz(candidates);
-        candidates &= candidates - 1;
-        const i = (w << 5) + <i32>bit;
-        const need = load<u64>(pairs + (<usize>i << 3));
-        if ((sig & need) != need) continue;
-        const offset = <usize>load<u32>(table + (<usize>i << 2));
-        if (decide(programAt(set, i), path, n, work, offset != 0 ? cache + offset : 0)) hits |= 1 << bit;
-      }
-      store<u32>(bits + (<usize>w << 2), hits);
+      store<u32>(bits + (<usize>w << 2), candidates != 0 ? hitsOf(set, w, candidates, path, n, sig, pairs, table, cache, work) : 0);
     }
   }
+}
+
+/**
+ * The bits of word `w`'s `candidates` whose programs match the normalized path (`path`/`n`, pair
+ * signature `sig`); `pairs` and `table` are the set cache's literal pairs and DFA cache offsets.
+ * Kept out of globMatchSet's loop over paths, so that V8's budget for that loop is not spent here.
+ */
+function hitsOf(set: usize, w: i32, candidates: u32, path: usize, n: i32, sig: u64, pairs: usize, table: usize, cache: usize, work: usize): u32 {
+  let hits: u32 = 0;
+  while (candidates != 0) {
+    const bit = ctz(candidates);
+    candidates &= candidates - 1;
+    const i = (w << 5) + <i32>bit;
+    const need = load<u64>(pairs + (<usize>i << 3));
+    if ((sig & need) != need) continue;
+    const offset = <usize>load<u32>(table + (<usize>i << 2));
+    if (decide(programAt(set, i), path, n, work, offset != 0 ? cache + offset : 0)) hits |= 1 << bit;
+  }
+  return hits;
 }

@@ -50,6 +50,33 @@ export function assertionVector(path: usize, n: i32, i: i32): i32 {
   return v;
 }
 
+// assertionVector's value in the three commonest places, worked out from its definition:
+/** At a `/` (0 < i < n - 1) whose next unit is not `.`: all but ^, $, NO_DOT_SLASH. */
+const AV_SLASH: i32 = 4 | 8 | 16 | 64 | 128;
+/** At a `.` (0 < i < n - 1) whose next unit is neither `.` nor `/`: all but ^, $, (?!\.). */
+export const AV_DOT: i32 = 4 | 16 | 32 | 64 | 128;
+/** At i == 0 < n when the unit there is not `.`, `/` or a line terminator: all but $. */
+export const AV_FIRST: i32 = 1 | 4 | 8 | 16 | 32 | 64 | 128;
+/** At i == n > 0: $, (?!\.), NO_DOTS, NO_DOTS_SLASH, (?!(?:^|\/)\.). */
+export const AV_END: i32 = 2 | 8 | 16 | 64 | 128;
+
+/**
+ * assertionVector(path, n, i) for the unit `c` at `i`, without the call where the unit is a `/` or
+ * `.` inside the path followed by an ordinary unit (most of the `/` and `.` in real paths).
+ */
+// @ts-ignore: decorator
+@inline export function vectorAt(path: usize, n: i32, i: i32, c: u32): i32 {
+  if (i > 0 && i + 1 < n) {
+    const next = unitAt(path, i + 1);
+    if (c == Ch.SLASH) {
+      if (next != Ch.DOT) return AV_SLASH;
+    } else if (c == Ch.DOT && next != Ch.DOT && next != Ch.SLASH) {
+      return AV_DOT;
+    }
+  }
+  return assertionVector(path, n, i);
+}
+
 /** Whether the consuming instruction at `ins` (class records relative to `base`) accepts `c`. */
 export function consumes(base: usize, ins: Instr, c: u32): bool {
   const op = ins.op;

@@ -159,6 +159,27 @@ describe('compileGlobs', () => {
     }
   });
 
+  it("X-07 a set reads every \\ as / and drops every leading ./ or .\\, wherever they fall in the path", () => {
+    // globMatchSet normalizes and signs a path in one pass, eight units at a time while a ninth
+    // follows, then unit by unit: a \\ at every position, before and after those boundaries.
+    const patterns = ['a/b/c/d/e/f/g/h/i.md', '**/x/y.md', '*p/x/y.md', 'src/**/*.ts', '**/abcdefgh/**', '*/*', 'a/b', '**'];
+    const base = 'a/b/c/d/e/f/g/h/i.md';
+    const paths = [base, `./${base}`, `.\\${base}`, `./.\\./${base}`, 'src/abcdefgh/x/y.md', 'q/abcdefgh/r.ts', 'x/y.md', 'a\\b'];
+    for (let i = 0; i < base.length; i++) if (base[i] === '/') paths.push(`${base.slice(0, i)}\\${base.slice(i + 1)}`);
+    for (let i = 0; i <= 18; i++) paths.push(`${'p'.repeat(i)}\\x\\y.md`, `src${'\\'.repeat(1 + (i % 3))}${'z'.repeat(i)}.ts`);
+    // A \\ that is the unit after an eight-unit pass, in a path long enough for another pass: its
+    // pair with the unit before it is signed only by the first pass.
+    for (const k of [7, 8, 9, 16]) {
+      patterns.push(`${'p'.repeat(k)}/x/**`);
+      paths.push(`${'p'.repeat(k)}\\x\\${'y'.repeat(10)}`, `${'p'.repeat(k)}/x\\${'y'.repeat(10)}`);
+    }
+    for (const dot of [false, true]) {
+      const got = compileGlobs(patterns, { dot }).matchAll(paths);
+      const want = paths.map((p) => patterns.flatMap((g, i) => (oracle(g, p, dot) ? [i] : [])));
+      expect(got, `dot=${dot}`).toEqual(want);
+    }
+  });
+
   it('X-07 answers do not depend on which paths taught the DFA first (overlapping brackets)', () => {
     // Regression: [abc] then [ab] once left b and c in one DFA unit class, so after 'ab' the cached
     // transition also accepted 'ac'.
