@@ -40,7 +40,12 @@ const OUT_OF_LINE = [
   'assembly/glob/dfa/recall', // a state's kept closure
   'assembly/glob/dfa/closureInto', // a closure to compute, and to keep
   'assembly/glob/set/unitsEqual', // the literal comparisons of decide() and contains()
-  'assembly/glob/set/hitsOf', // the pattern checks of one path (globMatchSet keeps the per-path pass)
+  'assembly/glob/set/hitsOf', // the pattern checks of one path
+  'assembly/glob/set/signPath', // the pass that normalizes and signs one path
+  'assembly/glob/set/suffixHolds', // decide()'s suffix check
+  'assembly/glob/set/execute', // decide()'s last step, the DFA or the Pike VM
+  'assembly/glob/set/contains', // decide()'s infix search
+  'assembly/glob/set/noLineTerminator', // decide()'s check of a negated glob's path
 ];
 
 export default class OutOfLine {

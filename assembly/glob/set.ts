@@ -227,6 +227,58 @@ function literalPairs(program: usize): u64 {
   return (text & sig) == sig ? sig : 0;
 }
 
+/**
+ * normalize() (after the leading `./` or `.\` are dropped) and pairsOf() in one pass over a path
+ * of `n` > 0 units: `\` → `/` in place, the `/` counted into pathSlashes; returns the signature.
+ * Eight units (and the eight pairs they start) at a time while a ninth follows, then the rest as
+ * one more window of eight ending at the path's end; paths under nine units go unit by unit.
+ */
+function signPath(path: usize, n: i32): u64 {
+  const slash = i16x8.splat(<i16>Ch.SLASH), backslash = i16x8.splat(<i16>Ch.BACKSLASH);
+  let slashes = 0;
+  let sig: u64 = 0;
+  if (n < 9) {
+    for (let i = 0; i < n; i++) {
+      let b = unitAt(path, i);
+      if (b == Ch.BACKSLASH) { b = Ch.SLASH; store<u16>(path + (<usize>i << 1), Ch.SLASH); }
+      if (b == Ch.SLASH) slashes++;
+      if (i > 0) sig |= pairBit(unitAt(path, i - 1), b);
+    }
+    pathSlashes = slashes;
+    return sig;
+  }
+  let i = 0;
+  for (; i + 9 <= n; i += 8) {
+    const at = path + (<usize>i << 1);
+    let v = v128.load(at);
+    const back = i16x8.eq(v, backslash);
+    if (v128.any_true(back)) {
+      v = v128.bitselect(slash, v, back);
+      v128.store(at, v);
+    }
+    slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(v, slash)));
+    const next = v128.load(at, 2);
+    sig |= pairBits8(v, v128.bitselect(slash, next, i16x8.eq(next, backslash)));
+  }
+  if (i < n) {
+    // Units i .. n - 1 are left (1 to 8): the window n - 9 .. n - 2, whose next units end the path.
+    const at = path + (<usize>(n - 9) << 1);
+    let v = v128.load(at), next = v128.load(at, 2);
+    const backV = i16x8.eq(v, backslash), backNext = i16x8.eq(next, backslash);
+    if (v128.any_true(v128.or(backV, backNext))) {
+      v = v128.bitselect(slash, v, backV);
+      next = v128.bitselect(slash, next, backNext);
+      v128.store(at, v);
+      v128.store(at, next, 2);
+    }
+    // Lane k of `next` is unit n - 8 + k: the ones from unit i on are not counted yet.
+    slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(next, slash)) >>> <u32>(i - n + 8));
+    sig |= pairBits8(v, next);
+  }
+  pathSlashes = slashes;
+  return sig;
+}
+
 /** The number of `/` in the `n` units at `p`. */
 function slashesOf(p: usize, n: i32): i32 {
   let slashes = 0;
@@ -367,38 +419,13 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
     const to = load<u32>(offsets + (<usize>(p + 1) << 2));
     const bits = out + <usize>p * rowBytes;
     memory.fill(bits, 0, rowBytes);
-    // normalize() and pairsOf() in one scalar pass (a loop of its own would be one more function for
-    // V8 to optimize during a cold start): leading `./` or `.\` dropped, then `\` → `/` in place
-    // while the `/` are counted and the pairs of adjacent units signed.
     let path = paths + (<usize>from << 1), n = <i32>(to - from);
     while (n >= 2 && unitAt(path, 0) == Ch.DOT && (unitAt(path, 1) == Ch.SLASH || unitAt(path, 1) == Ch.BACKSLASH)) {
       path += 4;
       n -= 2;
     }
     if (n == 0) continue;
-    let slashes = 0;
-    let sig: u64 = 0;
-    let i = 0;
-    // Eight units and the eight pairs they start at a time, while the unit after them is in the path.
-    for (; i + 9 <= n; i += 8) {
-      const at = path + (<usize>i << 1);
-      let v = v128.load(at);
-      const back = i16x8.eq(v, i16x8.splat(<i16>Ch.BACKSLASH));
-      if (v128.any_true(back)) {
-        v = v128.bitselect(i16x8.splat(<i16>Ch.SLASH), v, back);
-        v128.store(at, v);
-      }
-      slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(v, i16x8.splat(<i16>Ch.SLASH))));
-      const next = v128.load(at, 2);
-      sig |= pairBits8(v, v128.bitselect(i16x8.splat(<i16>Ch.SLASH), next, i16x8.eq(next, i16x8.splat(<i16>Ch.BACKSLASH))));
-    }
-    for (; i < n; i++) {
-      let b = unitAt(path, i);
-      if (b == Ch.BACKSLASH) { b = Ch.SLASH; store<u16>(path + (<usize>i << 1), Ch.SLASH); }
-      if (b == Ch.SLASH) slashes++;
-      if (i > 0) sig |= pairBit(unitAt(path, i - 1), b);
-    }
-    pathSlashes = slashes;
+    const sig = signPath(path, n);
     const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
     const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
     const slashRow = slashMasks + <usize>min(pathSlashes, <i32>SLASH_SLOTS - 1) * rowBytes;

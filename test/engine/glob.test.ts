@@ -169,6 +169,9 @@ describe('compileGlobs', () => {
     for (let i = 0; i <= 18; i++) paths.push(`${'p'.repeat(i)}\\x\\y.md`, `src${'\\'.repeat(1 + (i % 3))}${'z'.repeat(i)}.ts`);
     // A \\ that is the unit after an eight-unit pass, in a path long enough for another pass: its
     // pair with the unit before it is signed only by the first pass.
+    // A \\ near the end of paths of 8 to 25 units: the last window of eight overlaps the ones before.
+    patterns.push('q*/z', '*q/**', 'q*q');
+    for (let len = 8; len <= 25; len++) paths.push(`${'q'.repeat(len - 2)}\\z`, `${'q'.repeat(len - 1)}\\`, `${'q'.repeat(len - 3)}\\\\z`);
     for (const k of [7, 8, 9, 16]) {
       patterns.push(`${'p'.repeat(k)}/x/**`);
       paths.push(`${'p'.repeat(k)}\\x\\${'y'.repeat(10)}`, `${'p'.repeat(k)}/x\\${'y'.repeat(10)}`);
