@@ -32,10 +32,18 @@ const MEMO_PCS: i32 = 6;
 const MEMO_BYTES: usize = 16; // u8 status (0 unknown, 1 kept, 2 too long), u8 count, u16 pad, u16 pcs[MEMO_PCS]
 const MEMO_KEPT: u8 = 1, MEMO_TOO_LONG: u8 = 2;
 
-// Cache layout (byte offsets).
-const C_STATES: usize = 0, C_AVS: usize = 4, C_WORDS: usize = 8, C_CLASSES: usize = 12, C_AV_MAP: usize = 16,
-  C_HASH: usize = 272, C_ACCEPT: usize = 784, C_MEMO: usize = C_ACCEPT + <usize>(MAX_STATES * MAX_AV),
-  C_ROWS: usize = C_MEMO + <usize>MAX_STATES * MEMO_BYTES;
+// Cache layout (byte offsets): a header, then one block per state, so that a cache touches memory
+// in proportion to the states it has built (a fresh process pays a page fault for each page it
+// touches first). A block holds the state's transitions (MAX_AV × classes u16: 0 unknown, else the
+// next state + 1), its acceptance at a path's end per assertion vector (MAX_AV u8: 0 unknown, 1 no,
+// 2 yes), its closure memo (MEMO_BYTES) and its kernel (words u32): C_STRIDE bytes in all.
+const C_STATES: usize = 0, C_AVS: usize = 4, C_WORDS: usize = 8, C_CLASSES: usize = 12, C_STRIDE: usize = 16,
+  C_AV_MAP: usize = 20, C_HASH: usize = 276, C_BLOCKS: usize = 792;
+
+// @ts-ignore: decorator
+@inline function strideOf(classes: i32, w: i32): i32 {
+  return (MAX_AV * classes * 2 + MAX_AV + <i32>MEMO_BYTES + w * 4 + 7) & ~7;
+}
 
 // @ts-ignore: decorator
 @inline function words(count: i32): i32 {
@@ -45,7 +53,7 @@ const C_STATES: usize = 0, C_AVS: usize = 4, C_WORDS: usize = 8, C_CLASSES: usiz
 /** Bytes of DFA cache a program with `count` instructions and `classes` unit classes needs. */
 export function cacheBytes(count: i32, classes: i32): i32 {
   if (classes == 0) return 0;
-  return <i32>C_ROWS + MAX_STATES * (MAX_AV * classes * 2 + words(count) * 4);
+  return <i32>C_BLOCKS + MAX_STATES * strideOf(classes, words(count));
 }
 
 // ---- assertion vectors ------------------------------------------------------------------------
@@ -61,6 +69,7 @@ export function resetCache(program: usize, cache: usize): void {
   store<i32>(cache + C_AVS, 0);
   store<i32>(cache + C_WORDS, words(count));
   store<i32>(cache + C_CLASSES, load<i32>(program + F_CLASS_COUNT));
+  store<i32>(cache + C_STRIDE, strideOf(load<i32>(program + F_CLASS_COUNT), words(count)));
   memory.fill(cache + C_AV_MAP, NO_AV, 256);
   flush(cache);
 }
@@ -79,12 +88,20 @@ function flush(cache: usize): void {
 }
 
 // @ts-ignore: decorator
-@inline function rowsAt(cache: usize, classes: i32): usize {
-  return cache + C_ROWS;
+@inline function blockAt(cache: usize, s: i32): usize {
+  return cache + C_BLOCKS + <usize>s * <usize>load<i32>(cache + C_STRIDE);
+}
+// @ts-ignore: decorator
+@inline function acceptsOf(cache: usize, s: i32, classes: i32): usize {
+  return blockAt(cache, s) + <usize>(MAX_AV * classes * 2);
+}
+// @ts-ignore: decorator
+@inline function memoOf(cache: usize, s: i32, classes: i32): usize {
+  return acceptsOf(cache, s, classes) + <usize>MAX_AV;
 }
 // @ts-ignore: decorator
 @inline function kernelAt(cache: usize, s: i32, w: i32, classes: i32): usize {
-  return cache + C_ROWS + <usize>MAX_STATES * <usize>(MAX_AV * classes * 2) + <usize>s * (<usize>w << 2);
+  return memoOf(cache, s, classes) + MEMO_BYTES;
 }
 
 function hashKernel(k: usize, w: i32): u32 {
@@ -120,9 +137,8 @@ function addState(cache: usize, k: usize, slot: i32): i32 {
   store<i32>(cache + C_STATES, s + 1);
   memory.copy(kernelAt(cache, s, w, classes), k, <usize>w << 2);
   store<u16>(cache + C_HASH + (<usize>slot << 1), <u16>(s + 1));
-  store<u8>(cache + C_MEMO + <usize>s * MEMO_BYTES, 0);
-  memory.fill(cache + C_ACCEPT + <usize>(s * MAX_AV), 0, <usize>MAX_AV);
-  memory.fill(rowsAt(cache, classes) + <usize>(s * MAX_AV * classes * 2), 0, <usize>(MAX_AV * classes * 2));
+  // The transitions, the acceptance and the memo's status start at 0.
+  memory.fill(blockAt(cache, s), 0, <usize>(MAX_AV * classes * 2) + MAX_AV + 1);
   return s;
 }
 
@@ -232,7 +248,7 @@ function avId(cache: usize, av: i32): i32 {
  */
 function advance(program: usize, code: usize, count: i32, cache: usize, s: i32, av: i32, c: u32, entry: usize, k2: usize): i32 {
   const w = load<i32>(cache + C_WORDS), classes = load<i32>(cache + C_CLASSES);
-  const memo = av == (ORDINARY_AV & load<i32>(program + F_ASSERT_MASK)) ? cache + C_MEMO + <usize>s * MEMO_BYTES : 0;
+  const memo = av == (ORDINARY_AV & load<i32>(program + F_ASSERT_MASK)) ? memoOf(cache, s, classes) : 0;
   step(program, code, count, kernelAt(cache, s, w, classes), w, av, c, k2, memo);
   let t = intern(cache, k2);
   if (t < 0) { flush(cache); t = intern(cache, k2); }
@@ -244,7 +260,7 @@ function advance(program: usize, code: usize, count: i32, cache: usize, s: i32, 
 function acceptsAtEnd(code: usize, count: i32, cache: usize, s: i32, av: i32): i32 {
   const id = avId(cache, av);
   if (id < 0) return -1;
-  const acceptAt = cache + C_ACCEPT + <usize>(s * MAX_AV + id);
+  const acceptAt = acceptsOf(cache, s, load<i32>(cache + C_CLASSES)) + <usize>id;
   const known = load<u8>(acceptAt);
   if (known != 0) return known == 2 ? 1 : 0;
   const w = load<i32>(cache + C_WORDS), classes = load<i32>(cache + C_CLASSES);
@@ -269,8 +285,8 @@ export function run(program: usize, code: usize, count: i32, cache: usize, path:
   const k2 = list + (<usize>count << 2);
   marksCount = count;
   marksClean = false;
-  const rowBytes = <usize>(MAX_AV * classes * 2);
-  const rows = rowsAt(cache, classes);
+  const rowBytes = <usize>load<i32>(cache + C_STRIDE); // from one state's transitions to the next's
+  const rows = cache + C_BLOCKS;
   const ordinaryId = avId(cache, ORDINARY_AV & mask);
   if (ordinaryId < 0) return -1;
   const ordinaryCol = ordinaryId * classes;
