@@ -176,7 +176,26 @@ export class GlobSet {
     const bits = this.#resident.match(list, units);
     const words = this.#resident.words;
     const result: number[][] = new Array(list.length);
-    for (let i = 0; i < list.length; i++) result[i] = indices(bits, i * words, words);
+    // Most paths match no pattern or one: those take no call (V8's interpreter again, in a fresh
+    // process: 0.42 ms instead of 0.55 for the bench's 1,000 paths).
+    for (let i = 0, at = 0; i < list.length; i++, at += words) {
+      let w = 0;
+      while (w < words && bits[at + w] === 0) w++;
+      if (w === words) {
+        result[i] = [];
+        continue;
+      }
+      const word = bits[at + w]!;
+      if ((word & (word - 1)) === 0) {
+        let rest = w + 1;
+        while (rest < words && bits[at + rest] === 0) rest++;
+        if (rest === words) {
+          result[i] = [w * 32 + 31 - Math.clz32(word)];
+          continue;
+        }
+      }
+      result[i] = indices(bits, at, words);
+    }
     return result;
   }
 }

@@ -190,6 +190,20 @@ describe('compileGlobs', () => {
     expect(compileGlobs(['[] [!a][] [^b]**']).matchAll(['[]', ' a b'])).toEqual([[0], []]);
   });
 
+  it('X-07 matchAll gives each path exactly its indices across words (none, one at a word edge, several)', () => {
+    // 70 patterns: p0 … p69 match only their own name, `p3*` also p30 … p39, `**` everything.
+    const patterns = Array.from({ length: 68 }, (_, i) => `p${i}`);
+    patterns[31] = 'p3*';
+    patterns.push('x/**', '**');
+    const paths = ['p0', 'p31', 'p32', 'p63', 'p64', 'p67', 'p35', 'q', 'x/y', 'p68'];
+    const got = compileGlobs(patterns).matchAll(paths);
+    const want = paths.map((p) => patterns.flatMap((g, i) => (oracle(g, p, false) ? [i] : [])));
+    expect(got).toEqual(want);
+    expect(got[7]).toEqual([69]);
+    expect(got[1]).toEqual([31, 69]);
+    expect(compileGlobs(patterns.slice(0, 64)).matchAll(['p31', 'p32', 'p63', 'q'])).toEqual([[31], [31, 32], [63], []]);
+  });
+
   it('an empty set compiles and matches nothing', () => {
     const empty = compileGlobs([]);
     expect(empty.matchAll(['a', ''])).toEqual([[], []]);
