@@ -48,29 +48,15 @@ let normStart: usize = 0;
 let pathSlashes: i32 = 0;
 
 /**
- * `\` → `/` in place, then leading `./` removed; returns the remaining length (start in normStart,
- * its number of `/` in pathSlashes).
+ * The first step of normalizing a path: leading `./` (or `.\`, since `\` reads as `/`) dropped;
+ * returns the remaining length, its start in normStart. signPath() does the rest.
  */
-function normalize(path: usize, units: i32): i32 {
-  let slashes = 0;
-  const slash = i16x8.splat(<i16>Ch.SLASH), backslash = i16x8.splat(<i16>Ch.BACKSLASH);
-  let i = 0;
-  for (; i + 8 <= units; i += 8) {
-    const at = path + (<usize>i << 1);
-    const v = v128.load(at);
-    const back = i16x8.eq(v, backslash);
-    if (v128.any_true(back)) v128.store(at, v128.bitselect(slash, v, back));
-    slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(v128.load(at), slash)));
+function dropDotSlash(path: usize, n: i32): i32 {
+  while (n >= 2 && unitAt(path, 0) == Ch.DOT && (unitAt(path, 1) == Ch.SLASH || unitAt(path, 1) == Ch.BACKSLASH)) {
+    path += 4;
+    n -= 2;
   }
-  for (; i < units; i++) {
-    const c = unitAt(path, i);
-    if (c == Ch.BACKSLASH) { store<u16>(path + (<usize>i << 1), Ch.SLASH); slashes++; }
-    else if (c == Ch.SLASH) slashes++;
-  }
-  let p = path, n = units;
-  while (n >= 2 && unitAt(p, 0) == Ch.DOT && unitAt(p, 1) == Ch.SLASH) { p += 4; n -= 2; slashes--; }
-  normStart = p;
-  pathSlashes = slashes;
+  normStart = path;
   return n;
 }
 
@@ -161,8 +147,9 @@ function suffixHolds(suffix: usize, word: i32, path: usize, n: i32): bool {
  * place (`\` → `/`). `work` holds globMatchWorkspace(program) bytes. Returns 1 or 0.
  */
 export function globMatch(program: usize, path: usize, units: i32, work: usize): i32 {
-  const n = normalize(path, units);
+  const n = dropDotSlash(path, units);
   if (n == 0) return 0;
+  signPath(normStart, n);
   return decide(program, normStart, n, work, 0) ? 1 : 0;
 }
 
@@ -228,8 +215,8 @@ function literalPairs(program: usize): u64 {
 }
 
 /**
- * normalize() (after the leading `./` or `.\` are dropped) and pairsOf() in one pass over a path
- * of `n` > 0 units: `\` → `/` in place, the `/` counted into pathSlashes; returns the signature.
+ * The rest of normalizing a path (after dropDotSlash) and pairsOf() in one pass over its `n` > 0
+ * units: `\` → `/` in place, the `/` counted into pathSlashes; returns the pair signature.
  * Eight units (and the eight pairs they start) at a time while a ninth follows, then the rest as
  * one more window of eight ending at the path's end; paths under nine units go unit by unit.
  */
@@ -420,12 +407,9 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
     const to = load<u32>(offsets + (<usize>(p + 1) << 2));
     const bits = out + <usize>p * rowBytes;
     memory.fill(bits, 0, rowBytes);
-    let path = paths + (<usize>from << 1), n = <i32>(to - from);
-    while (n >= 2 && unitAt(path, 0) == Ch.DOT && (unitAt(path, 1) == Ch.SLASH || unitAt(path, 1) == Ch.BACKSLASH)) {
-      path += 4;
-      n -= 2;
-    }
+    const n = dropDotSlash(paths + (<usize>from << 1), <i32>(to - from));
     if (n == 0) continue;
+    const path = normStart;
     const sig = signPath(path, n);
     const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
     const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
