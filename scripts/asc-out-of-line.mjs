@@ -41,7 +41,8 @@ const OUT_OF_LINE = [
   'assembly/glob/dfa/closureInto', // a closure to compute, and to keep
   'assembly/glob/set/unitsEqual', // the literal comparisons of decide() and contains()
   'assembly/glob/set/hitsOf', // the pattern checks of one path
-  'assembly/glob/set/signPath', // the pass that normalizes and signs one path
+  'assembly/glob/set/slashPath', // the pass that normalizes one path
+  'assembly/glob/set/signPath', // the pass that signs its pairs
   'assembly/glob/set/suffixHolds', // decide()'s suffix check
   'assembly/glob/set/execute', // decide()'s last step, the DFA or the Pike VM
   'assembly/glob/set/contains', // decide()'s infix search

@@ -49,7 +49,7 @@ let pathSlashes: i32 = 0;
 
 /**
  * The first step of normalizing a path: leading `./` (or `.\`, since `\` reads as `/`) dropped;
- * returns the remaining length, its start in normStart. signPath() does the rest.
+ * returns the remaining length, its start in normStart. slashPath() does the rest.
  */
 function dropDotSlash(path: usize, n: i32): i32 {
   while (n >= 2 && unitAt(path, 0) == Ch.DOT && (unitAt(path, 1) == Ch.SLASH || unitAt(path, 1) == Ch.BACKSLASH)) {
@@ -149,7 +149,7 @@ function suffixHolds(suffix: usize, word: i32, path: usize, n: i32): bool {
 export function globMatch(program: usize, path: usize, units: i32, work: usize): i32 {
   const n = dropDotSlash(path, units);
   if (n == 0) return 0;
-  signPath(normStart, n);
+  slashPath(normStart, n);
   return decide(program, normStart, n, work, 0) ? 1 : 0;
 }
 
@@ -215,19 +215,16 @@ function literalPairs(program: usize): u64 {
 }
 
 /**
- * The rest of normalizing a path (after dropDotSlash) and pairsOf() in one pass over its `n` > 0
- * units: `\` → `/` in place, the `/` counted into pathSlashes; returns the pair signature.
- * Eight units (and the eight pairs they start) at a time while a ninth follows, then the rest as
- * one more window of eight ending at the path's end; paths under nine units go unit by unit.
+ * The rest of normalizing a path of `n` > 0 units (after dropDotSlash): `\` → `/` in place, and its
+ * `/` counted into pathSlashes. Eight units at a time, the last ones as one more window of eight
+ * ending at the path's end; paths under eight units go unit by unit.
  */
-function signPath(path: usize, n: i32): u64 {
+function slashPath(path: usize, n: i32): void {
   let slashes = 0;
-  let sig: u64 = 0;
-  if (n >= 9) {
-    // Most paths. Their return comes first in the code: V8 charges a call the code up to its return.
+  if (n >= 8) {
     const slash = i16x8.splat(<i16>Ch.SLASH), backslash = i16x8.splat(<i16>Ch.BACKSLASH);
     let i = 0;
-    for (; i + 9 <= n; i += 8) {
+    for (; i + 8 <= n; i += 8) {
       const at = path + (<usize>i << 1);
       let v = v128.load(at);
       const back = i16x8.eq(v, backslash);
@@ -236,34 +233,50 @@ function signPath(path: usize, n: i32): u64 {
         v128.store(at, v);
       }
       slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(v, slash)));
-      const next = v128.load(at, 2);
-      sig |= pairBits8(v, v128.bitselect(slash, next, i16x8.eq(next, backslash)));
     }
     if (i < n) {
-      // Units i .. n - 1 are left (1 to 8): the window n - 9 .. n - 2, whose next units end the path.
-      const at = path + (<usize>(n - 9) << 1);
-      let v = v128.load(at), next = v128.load(at, 2);
-      const backV = i16x8.eq(v, backslash), backNext = i16x8.eq(next, backslash);
-      if (v128.any_true(v128.or(backV, backNext))) {
-        v = v128.bitselect(slash, v, backV);
-        next = v128.bitselect(slash, next, backNext);
+      // Units i .. n - 1 are left (1 to 7): the window n - 8 .. n - 1, lane k holding unit n - 8 + k.
+      const at = path + (<usize>(n - 8) << 1);
+      let v = v128.load(at);
+      const back = i16x8.eq(v, backslash);
+      if (v128.any_true(back)) {
+        v = v128.bitselect(slash, v, back);
         v128.store(at, v);
-        v128.store(at, next, 2);
       }
-      // Lane k of `next` is unit n - 8 + k: the ones from unit i on are not counted yet.
-      slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(next, slash)) >>> <u32>(i - n + 8));
-      sig |= pairBits8(v, next);
+      slashes += <i32>popcnt(i16x8.bitmask(i16x8.eq(v, slash)) >>> <u32>(i - n + 8));
     }
     pathSlashes = slashes;
-    return sig;
+    return;
   }
   for (let i = 0; i < n; i++) {
-    let b = unitAt(path, i);
-    if (b == Ch.BACKSLASH) { b = Ch.SLASH; store<u16>(path + (<usize>i << 1), Ch.SLASH); }
-    if (b == Ch.SLASH) slashes++;
-    if (i > 0) sig |= pairBit(unitAt(path, i - 1), b);
+    const c = unitAt(path, i);
+    if (c == Ch.BACKSLASH) store<u16>(path + (<usize>i << 1), Ch.SLASH);
+    if (c == Ch.BACKSLASH || c == Ch.SLASH) slashes++;
   }
   pathSlashes = slashes;
+}
+
+/**
+ * pairsOf() of a normalized path of `n` > 0 units: the pairs eight at a time while a ninth unit
+ * follows, the last ones as one more window ending at the path's end; paths under nine units go
+ * unit by unit. (slashPath and signPath are two functions, not one pass: V8 charges a call the code
+ * up to its return, and each stays under the budget after which V8 optimizes a function.)
+ */
+function signPath(path: usize, n: i32): u64 {
+  let sig: u64 = 0;
+  if (n >= 9) {
+    let i = 0;
+    for (; i + 9 <= n; i += 8) {
+      const at = path + (<usize>i << 1);
+      sig |= pairBits8(v128.load(at), v128.load(at, 2));
+    }
+    if (i < n) {
+      const at = path + (<usize>(n - 9) << 1);
+      sig |= pairBits8(v128.load(at), v128.load(at, 2));
+    }
+    return sig;
+  }
+  for (let i = 1; i < n; i++) sig |= pairBit(unitAt(path, i - 1), unitAt(path, i));
   return sig;
 }
 
@@ -410,6 +423,7 @@ export function globMatchSet(set: usize, count: i32, paths: usize, offsets: usiz
     const n = dropDotSlash(paths + (<usize>from << 1), <i32>(to - from));
     if (n == 0) continue;
     const path = normStart;
+    slashPath(path, n);
     const sig = signPath(path, n);
     const first = <usize>min<u32>(unitAt(path, 0), 128), last = <usize>min<u32>(unitAt(path, n - 1), 128);
     const firstRow = firstMasks + first * rowBytes, lastRow = lastMasks + last * rowBytes;
