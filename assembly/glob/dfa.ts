@@ -8,7 +8,7 @@
 // stepped directly from the kernel. When a program's cache fills, it is flushed and rebuilt from the
 // current kernel (RE2's approach), so memory stays fixed.
 
-import { Ch, unitAt, isLineTerminator } from "./text";
+import { unitAt } from "./text";
 import { I_ASSERT, I_MATCH, isConsuming, pushSuccessors } from "./regex";
 import { instrAt } from "./layout";
 import { P_COUNT, F_ASSERT_MASK, F_CLASS_COUNT, F_CLASS_MAP } from "./program";
@@ -100,7 +100,7 @@ function flush(cache: usize): void {
   return acceptsOf(cache, s, classes) + <usize>MAX_AV;
 }
 // @ts-ignore: decorator
-@inline function kernelAt(cache: usize, s: i32, w: i32, classes: i32): usize {
+@inline function kernelAt(cache: usize, s: i32, classes: i32): usize {
   return memoOf(cache, s, classes) + MEMO_BYTES;
 }
 
@@ -124,7 +124,7 @@ function intern(cache: usize, k: usize): i32 {
   while (true) {
     const entry = <i32>load<u16>(cache + C_HASH + (<usize>slot << 1));
     if (entry == 0) return addState(cache, k, slot);
-    if (wordsEqual(kernelAt(cache, entry - 1, w, classes), k, w)) return entry - 1;
+    if (wordsEqual(kernelAt(cache, entry - 1, classes), k, w)) return entry - 1;
     slot = (slot + 1) & (HASH_SLOTS - 1);
   }
 }
@@ -135,7 +135,7 @@ function addState(cache: usize, k: usize, slot: i32): i32 {
   const s = load<i32>(cache + C_STATES);
   if (s >= MAX_STATES) return -1;
   store<i32>(cache + C_STATES, s + 1);
-  memory.copy(kernelAt(cache, s, w, classes), k, <usize>w << 2);
+  memory.copy(kernelAt(cache, s, classes), k, <usize>w << 2);
   store<u16>(cache + C_HASH + (<usize>slot << 1), <u16>(s + 1));
   // The transitions, the acceptance and the memo's status start at 0.
   memory.fill(blockAt(cache, s), 0, <usize>(MAX_AV * classes * 2) + MAX_AV + 1);
@@ -249,7 +249,7 @@ function avId(cache: usize, av: i32): i32 {
 function advance(program: usize, code: usize, count: i32, cache: usize, s: i32, av: i32, c: u32, entry: usize, k2: usize): i32 {
   const w = load<i32>(cache + C_WORDS), classes = load<i32>(cache + C_CLASSES);
   const memo = av == (ORDINARY_AV & load<i32>(program + F_ASSERT_MASK)) ? memoOf(cache, s, classes) : 0;
-  step(program, code, count, kernelAt(cache, s, w, classes), w, av, c, k2, memo);
+  step(program, code, count, kernelAt(cache, s, classes), w, av, c, k2, memo);
   let t = intern(cache, k2);
   if (t < 0) { flush(cache); t = intern(cache, k2); }
   else if (entry != 0) store<u16>(entry, <u16>(t + 1));
@@ -260,11 +260,11 @@ function advance(program: usize, code: usize, count: i32, cache: usize, s: i32, 
 function acceptsAtEnd(code: usize, count: i32, cache: usize, s: i32, av: i32): i32 {
   const id = avId(cache, av);
   if (id < 0) return -1;
-  const acceptAt = acceptsOf(cache, s, load<i32>(cache + C_CLASSES)) + <usize>id;
+  const classes = load<i32>(cache + C_CLASSES);
+  const acceptAt = acceptsOf(cache, s, classes) + <usize>id;
   const known = load<u8>(acceptAt);
   if (known != 0) return known == 2 ? 1 : 0;
-  const w = load<i32>(cache + C_WORDS), classes = load<i32>(cache + C_CLASSES);
-  const r = closure(code, count, kernelAt(cache, s, w, classes), w, av) < 0;
+  const r = closure(code, count, kernelAt(cache, s, classes), load<i32>(cache + C_WORDS), av) < 0;
   store<u8>(acceptAt, r ? 2 : 1);
   return r ? 1 : 0;
 }
@@ -285,12 +285,12 @@ export function run(program: usize, code: usize, count: i32, cache: usize, path:
   const k2 = list + (<usize>count << 2);
   marksCount = count;
   marksClean = false;
-  const rowBytes = <usize>load<i32>(cache + C_STRIDE); // from one state's transitions to the next's
+  const stride = <usize>load<i32>(cache + C_STRIDE); // from one state's transitions to the next's
   const rows = cache + C_BLOCKS;
   const ordinaryId = avId(cache, ORDINARY_AV & mask);
   if (ordinaryId < 0) return -1;
   const ordinaryCol = ordinaryId * classes;
-  let row = rows + rowBytes; // the start state, 1
+  let row = rows + stride; // the start state, 1
   for (let i = 0; i < n; i++) {
     const c = unitAt(path, i);
     let av = ORDINARY_AV;
@@ -307,15 +307,15 @@ export function run(program: usize, code: usize, count: i32, cache: usize, path:
       entry = row + (<usize>col << 1);
       const next = <i32>load<u16>(entry);
       if (next == 1) return 0; // the dead state: no thread left
-      if (next != 0) { row = rows + <usize>(next - 1) * rowBytes; continue; }
+      if (next != 0) { row = rows + <usize>(next - 1) * stride; continue; }
     } else {
       av = assertionVector(path, n, i);
     }
-    const t = advance(program, code, count, cache, <i32>((row - rows) / rowBytes), av & mask, c, entry, k2);
+    const t = advance(program, code, count, cache, <i32>((row - rows) / stride), av & mask, c, entry, k2);
     if (t == 0) return 0;
-    row = rows + <usize>t * rowBytes;
+    row = rows + <usize>t * stride;
   }
-  const s = <i32>((row - rows) / rowBytes);
+  const s = <i32>((row - rows) / stride);
   if (s == 0) return 0;
   return acceptsAtEnd(code, count, cache, s, (n > 0 ? AV_END : assertionVector(path, n, n)) & mask);
 }

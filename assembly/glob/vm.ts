@@ -54,7 +54,7 @@ export function assertionVector(path: usize, n: i32, i: i32): i32 {
 /** At a `/` (0 < i < n - 1) whose next unit is not `.`: all but ^, $, NO_DOT_SLASH. */
 const AV_SLASH: i32 = 4 | 8 | 16 | 64 | 128;
 /** At a `.` (0 < i < n - 1) whose next unit is neither `.` nor `/`: all but ^, $, (?!\.). */
-export const AV_DOT: i32 = 4 | 16 | 32 | 64 | 128;
+const AV_DOT: i32 = 4 | 16 | 32 | 64 | 128;
 /** At i == 0 < n when the unit there is not `.`, `/` or a line terminator: all but $. */
 export const AV_FIRST: i32 = 1 | 4 | 8 | 16 | 32 | 64 | 128;
 /** At i == n > 0: $, (?!\.), NO_DOTS, NO_DOTS_SLASH, (?!(?:^|\/)\.). */
