@@ -11,7 +11,7 @@
 // DSH_CONTEXT_ENGINE_DEBUG=1 in the environment makes the engine load the debug target.
 
 import { REQUIRED_FUNCTIONS, type EngineExports } from './abi.js';
-import { nodeFs } from './node-fs.js';
+import { nodeFs, readFileBytes } from './node-fs.js';
 
 interface ProcessLike {
   readonly versions?: { readonly node?: string };
@@ -34,11 +34,14 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Room for the module in one read: the release build is about 83 KB (the debug build is larger). */
+const MODULE_READ_ROOM = 128 * 1024;
+
 async function readModule(url: URL): Promise<Uint8Array> {
   if (url.protocol === 'file:') {
     const fs = await nodeFs();
     if (fs === undefined) throw new Error('this runtime has no node:fs to read a file: URL');
-    return fs.readFileSync(url);
+    return readFileBytes(fs, url, MODULE_READ_ROOM);
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);

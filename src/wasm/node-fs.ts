@@ -24,3 +24,33 @@ export async function nodeFs(): Promise<NodeFs | undefined> {
     return undefined;
   }
 }
+
+/**
+ * The bytes of the file at `url`, read into a buffer of `room` bytes, which grows when the file is
+ * larger. For a file that fits, this is one open, one read to the end, one more that finds the end,
+ * and a close: fs.readFileSync also stats the file and sizes a Buffer for it, about 0.14 ms more of a
+ * cold start for the engine's module (83 KB).
+ * @param fs node:fs
+ * @param url a file: URL
+ * @param room the first buffer's size
+ * @returns the file's bytes (a view of the buffer)
+ */
+export function readFileBytes(fs: NodeFs, url: URL, room: number): Uint8Array {
+  const fd = fs.openSync(url, 'r');
+  try {
+    let bytes = new Uint8Array(room);
+    let length = 0;
+    for (;;) {
+      if (length === bytes.length) {
+        const grown = new Uint8Array(bytes.length * 2);
+        grown.set(bytes);
+        bytes = grown;
+      }
+      const read = fs.readSync(fd, bytes, length, bytes.length - length, null);
+      if (read === 0) return bytes.subarray(0, length);
+      length += read;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -4,7 +4,9 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import * as facade from '../../src/engine/index.js';
 import { DEBUG_WASM_URL, ENGINE_WASM_URL, instantiateEngine, RELEASE_WASM_URL } from '../../src/wasm/instance.js';
@@ -132,7 +134,8 @@ describe('X-14 instantiation failures name the module and the reason', () => {
   it('X-14 when engine.wasm cannot be read, importing the engine fails with its URL and the reason', async () => {
     vi.resetModules();
     vi.doMock('../../src/wasm/node-fs.js', () => ({
-      nodeFs: () => Promise.resolve({ readFileSync: () => { throw new Error('ENOENT: no such file or directory'); } }),
+      nodeFs: () => Promise.resolve({}),
+      readFileBytes: () => { throw new Error('ENOENT: no such file or directory'); },
     }));
     try {
       const error = await rejection(import('../../src/wasm/instance.js'));
@@ -146,7 +149,8 @@ describe('X-14 instantiation failures name the module and the reason', () => {
   it('X-14 when engine.wasm is corrupt, importing the facade fails; there is no JavaScript fallback', async () => {
     vi.resetModules();
     vi.doMock('../../src/wasm/node-fs.js', () => ({
-      nodeFs: () => Promise.resolve({ readFileSync: () => Uint8Array.from([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9]) }),
+      nodeFs: () => Promise.resolve({}),
+      readFileBytes: () => Uint8Array.from([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9]),
     }));
     try {
       const error = await rejection(import('../../src/engine/index.js'));
@@ -174,6 +178,33 @@ describe('X-14 node:fs for the engine\'s file reads', () => {
       if (descriptor === undefined) delete (process as { getBuiltinModule?: unknown }).getBuiltinModule;
       else Object.defineProperty(process, 'getBuiltinModule', descriptor);
     }
+  });
+});
+
+describe('X-14 readFileBytes, how the engine reads its module', () => {
+  it('X-14 gives a file\'s exact bytes whether it is shorter than the first buffer, as long, or longer', async () => {
+    const { readFileBytes } = await import('../../src/wasm/node-fs.js');
+    const fs = await import('node:fs');
+    const dir = fs.mkdtempSync(join(tmpdir(), 'dsh-read-'));
+    try {
+      for (const size of [0, 1, 1000, 1024, 1025, 5000]) {
+        const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7) & 0xff);
+        const file = join(dir, `f${size}`);
+        fs.writeFileSync(file, bytes);
+        const read = readFileBytes(fs, pathToFileURL(file), 1024);
+        expect(read.length, `size ${size}`).toBe(size);
+        expect(Buffer.from(read).equals(Buffer.from(bytes)), `size ${size}`).toBe(true);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('X-14 passes on the error of a file that cannot be opened', async () => {
+    const { readFileBytes } = await import('../../src/wasm/node-fs.js');
+    const fs = await import('node:fs');
+    const missing = pathToFileURL(join(tmpdir(), 'dsh-read-missing', 'engine.wasm'));
+    expect(() => readFileBytes(fs, missing, 1024)).toThrow(/^ENOENT: no such file or directory, open '.*engine\.wasm'$/);
   });
 });
 
