@@ -1,14 +1,12 @@
 // Globs: our WASM matcher against picomatch 4 on a generated monorepo of 100,000 paths and 50 rule
 // patterns: batch matching (matchAll), per-path `which`, one pattern per call, compiling the set,
-// and a cold start in a fresh process (import + compile + match, run by cold-start.ts).
+// (The cold start in a fresh process is cold.bench.ts.)
 //
 // tinybench runs every task at least 64 times per round (80 with its warm-up), and picomatch needs
 // about 150 ns per (path, pattern) pair, 0.75 s for all 100,000 × 50, so the tinybench groups use
 // fixed subsets (every 50th path: the same mix of kinds) that keep one call near 15 ms. The whole
 // list is still matched by both sides, three single calls each, and must give equal results.
 
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
 import { compileGlobs, globMatch, type GlobSet } from 'dsh-context-engine/engine';
 import type { Comparison, Row } from './harness.js';
@@ -161,64 +159,6 @@ function fullList(runs: number): Row {
   };
 }
 
-interface ColdRun {
-  readonly ms: number;
-  readonly phases: { readonly load: number; readonly compile: number; readonly match: number };
-  readonly digest: string;
-}
-
-const coldGroup = (runs: number): string =>
-  `glob cold start: fresh process, import + compile ${RULE_PATTERNS.length} patterns + match 1,000 paths (median of ${runs} processes)`;
-
-function coldRun(side: 'ours' | 'picomatch'): ColdRun {
-  const script = fileURLToPath(new URL('./cold-start.js', import.meta.url));
-  return JSON.parse(execFileSync(process.execPath, [script, side], { encoding: 'utf8' })) as ColdRun;
-}
-
-const COLD_TARGET_MS = 10;
-
-/**
- * Cold start: `runs` fresh processes per side, alternating which side goes first; each child times
- * import + compile 50 patterns + match 1,000 paths (cold-start.ts). Both sides must answer alike.
- */
-function coldStart(runs: number): { row: Row; note: string } {
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  const phases: Record<'ours' | 'picomatch', { load: number[]; compile: number[]; match: number[] }> = {
-    ours: { load: [], compile: [], match: [] },
-    picomatch: { load: [], compile: [], match: [] },
-  };
-  for (let run = 0; run < runs; run++) {
-    const order = run % 2 === 0 ? (['ours', 'picomatch'] as const) : (['picomatch', 'ours'] as const);
-    const result: Partial<Record<'ours' | 'picomatch', ColdRun>> = {};
-    for (const side of order) result[side] = coldRun(side);
-    if (result.ours!.digest !== result.picomatch!.digest) throw new Error(`glob cold start: picomatch disagrees with ours (digest ${result.picomatch!.digest} vs ${result.ours!.digest})`);
-    ours.push(result.ours!.ms);
-    theirs.push(result.picomatch!.ms);
-    for (const side of ['ours', 'picomatch'] as const) {
-      phases[side].load.push(result[side]!.phases.load);
-      phases[side].compile.push(result[side]!.phases.compile);
-      phases[side].match.push(result[side]!.phases.match);
-    }
-  }
-  const phaseText = (side: 'ours' | 'picomatch'): string =>
-    `load ${median(phases[side].load).toFixed(2)}, compile ${median(phases[side].compile).toFixed(2)}, match ${median(phases[side].match).toFixed(2)} ms`;
-  const oursMs = median(ours);
-  const row: Row = {
-    group: coldGroup(runs),
-    ours: 'dsh-context-engine/engine',
-    oursNs: oursMs * 1e6,
-    baseline: 'picomatch',
-    baselineNs: median(theirs) * 1e6,
-    ratio: median(ours.map((o, i) => theirs[i]! / o)),
-  };
-  const verdict = oursMs <= COLD_TARGET_MS ? 'met' : '**not met**';
-  const note = `- glob cold start: ours ${oursMs.toFixed(2)} ms (target ≤ ${COLD_TARGET_MS} ms ${verdict}), picomatch ${median(theirs).toFixed(2)} ms; ` +
-    `medians by phase: ours ${phaseText('ours')}; picomatch ${phaseText('picomatch')}; ` +
-    `ours per process: ${ours.map((v) => v.toFixed(1)).join(', ')} ms`;
-  return { row, note };
-}
-
 const formatPair = (ns: number): string => `${ns.toFixed(ns < 10 ? 2 : 1)} ns`;
 
 /**
@@ -230,13 +170,7 @@ export function globExtras(timed: readonly Row[], options: { quick: boolean; inc
   const rows: Row[] = [];
   const notes: string[] = [];
   const fullRuns = 3;
-  const coldRuns = options.quick ? 7 : 15;
   if (options.include(fullListGroup(fullRuns))) rows.push(fullList(fullRuns));
-  if (options.include(coldGroup(coldRuns))) {
-    const cold = coldStart(coldRuns);
-    rows.push(cold.row);
-    notes.push(cold.note);
-  }
   for (const r of [...timed, ...rows]) {
     const pairs = pairsPerCall.get(r.group);
     if (pairs !== undefined) notes.push(`- ${r.group}: per (path, pattern) pair ${r.baseline} ${formatPair(r.baselineNs / pairs)}, ours ${formatPair(r.oursNs / pairs)}`);

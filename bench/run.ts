@@ -3,15 +3,8 @@
 // Options: --quick (fewer, shorter rounds), --only <substring> (groups whose name contains it).
 
 import { cpus, totalmem } from 'node:os';
-import { autoMemoryComparisons } from './auto-memory.bench.js';
+import { coldStarts } from './cold.bench.js';
 import { compare, markdownTable, type Comparison, type Row } from './harness.js';
-import { digestComparisons } from './digest.bench.js';
-import { globComparisons, globExtras } from './glob.bench.js';
-import { readComparisons } from './read.bench.js';
-import { sliceTapeComparisons } from './slice-tape.bench.js';
-import { textComparisons } from './text.bench.js';
-import { tokenComparisons, tokenExtras } from './tokens.bench.js';
-import { workspaceContextComparisons } from './workspace-context.bench.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -20,6 +13,20 @@ const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
 const options = quick ? { rounds: 3, time: 100 } : { rounds: 7, time: 150 };
 
 const include = (group: string): boolean => only === undefined || group.includes(only);
+
+// The cold starts come first, while this process has loaded nothing else (cold.bench.ts says why);
+// the suites are imported after them.
+const cold = coldStarts({ quick, include });
+
+const { autoMemoryComparisons } = await import('./auto-memory.bench.js');
+const { digestComparisons } = await import('./digest.bench.js');
+const { globComparisons, globExtras } = await import('./glob.bench.js');
+const { readComparisons } = await import('./read.bench.js');
+const { sliceTapeComparisons } = await import('./slice-tape.bench.js');
+const { textComparisons } = await import('./text.bench.js');
+const { tokenComparisons } = await import('./tokens.bench.js');
+const { workspaceContextComparisons } = await import('./workspace-context.bench.js');
+
 const workspace = include('workspace-context') ? await workspaceContextComparisons(quick) : { comparisons: [], rows: [], notes: [] };
 const comparisons: Comparison[] = [
   ...(await digestComparisons()), ...readComparisons(), ...textComparisons(), ...globComparisons(), ...autoMemoryComparisons(), ...workspace.comparisons,
@@ -36,14 +43,13 @@ for (const c of comparisons) {
   }
   rows.push(...result);
 }
-// Glob rows timed outside tinybench (the whole path list, cold starts in fresh processes) and notes.
+// Glob rows timed outside tinybench (the whole path list) and notes, then the cold starts.
 const glob = globExtras(rows, { quick, include });
-const tokens = tokenExtras({ quick, include });
-rows.push(...glob.rows, ...workspace.rows, ...tokens.rows);
+rows.push(...glob.rows, ...workspace.rows, ...cold.rows);
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 console.log(`${new Date().toISOString().slice(0, 10)} · ${cpu} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} (V8 ${process.versions.v8})`);
 console.log(`${options.rounds} rounds × ${options.time} ms per case; ratio = median over rounds of baseline median ÷ ours median\n`);
 console.log(markdownTable(rows));
-const notes = [...glob.notes, ...workspace.notes, ...tokens.notes];
+const notes = [...glob.notes, ...workspace.notes, ...cold.notes];
 if (notes.length > 0) console.log(`\n${notes.join('\n')}`);

@@ -1,0 +1,149 @@
+// Cold starts, each in a fresh process: the glob cold start (import + compile the 50 rule patterns +
+// match 1,000 paths, cold-start.ts) and the first token count (import + first count of 64 KiB,
+// tokens-cold.ts), each side by side with its baseline.
+//
+// run.ts times these first, before it loads any suite. A parent that has loaded the suites (the
+// reference tokenizer alone is a 6.5 MB module) and built their inputs makes its children slower on
+// a two-core machine, and not only while it works: measured 2026-12-02, the same glob cold start
+// from a parent that had loaded 100,000 paths and a compiled set took 9.74–11.13 ms (median of 15),
+// from an idle parent 7.34–8.54 ms, and from the busy parent run with `--single-threaded` 8.84 ms.
+// Both sides of a comparison get the same parent. The note also gives a host check: a fixed
+// JavaScript loop, timed before and after, which says how busy the machine was.
+
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Row } from './harness.js';
+import { RULE_PATTERNS } from './glob-inputs.js';
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** Runs `script` (a file next to this one) in a fresh Node process and parses its JSON output. */
+function fresh<T>(script: string, args: readonly string[]): T {
+  const file = fileURLToPath(new URL(script, import.meta.url));
+  return JSON.parse(execFileSync(process.execPath, [file, ...args], { encoding: 'utf8' })) as T;
+}
+
+/** A fixed JavaScript loop (2e7 additions), median of 7 timings in ms: how fast the host runs now. */
+function hostCheck(): number {
+  const times: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const start = performance.now();
+    let x = 0;
+    for (let i = 0; i < 2e7; i++) x = (x + i * 7) | 0;
+    times.push(performance.now() - start);
+    if (x === 42) times.push(0); // keeps the loop's result alive
+  }
+  return median(times);
+}
+
+interface GlobColdRun {
+  readonly ms: number;
+  readonly phases: { readonly load: number; readonly compile: number; readonly match: number };
+  readonly digest: string;
+}
+
+const globGroup = (runs: number): string =>
+  `glob cold start: fresh process, import + compile ${RULE_PATTERNS.length} patterns + match 1,000 paths (median of ${runs} processes)`;
+
+const GLOB_TARGET_MS = 10;
+
+/**
+ * Glob cold start: `runs` fresh processes per side, alternating which side goes first; each child
+ * times import + compile 50 patterns + match 1,000 paths (cold-start.ts). Both sides must answer
+ * alike.
+ */
+function globColdStart(runs: number): { row: Row; note: string } {
+  const sides = ['ours', 'picomatch'] as const;
+  const results: Record<(typeof sides)[number], GlobColdRun[]> = { ours: [], picomatch: [] };
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 === 0 ? sides : ([...sides].reverse() as typeof sides[number][]);
+    for (const side of order) results[side].push(fresh<GlobColdRun>('./cold-start.js', [side]));
+    if (results.ours.at(-1)!.digest !== results.picomatch.at(-1)!.digest) {
+      throw new Error(`glob cold start: picomatch disagrees with ours (digest ${results.picomatch.at(-1)!.digest} vs ${results.ours.at(-1)!.digest})`);
+    }
+  }
+  const phase = (side: (typeof sides)[number], key: keyof GlobColdRun['phases']): string => median(results[side].map((r) => r.phases[key])).toFixed(2);
+  const phaseText = (side: (typeof sides)[number]): string => `load ${phase(side, 'load')}, compile ${phase(side, 'compile')}, match ${phase(side, 'match')} ms`;
+  const ours = results.ours.map((r) => r.ms);
+  const theirs = results.picomatch.map((r) => r.ms);
+  const oursMs = median(ours);
+  const row: Row = {
+    group: globGroup(runs),
+    ours: 'dsh-context-engine/engine',
+    oursNs: oursMs * 1e6,
+    baseline: 'picomatch',
+    baselineNs: median(theirs) * 1e6,
+    ratio: median(ours.map((o, i) => theirs[i]! / o)),
+  };
+  const verdict = oursMs <= GLOB_TARGET_MS ? 'met' : '**not met**';
+  const note = `- glob cold start: ours ${oursMs.toFixed(2)} ms (target ≤ ${GLOB_TARGET_MS} ms ${verdict}), picomatch ${median(theirs).toFixed(2)} ms; ` +
+    `medians by phase: ours ${phaseText('ours')}; picomatch ${phaseText('picomatch')}; ` +
+    `ours per process: ${ours.map((v) => v.toFixed(1)).join(', ')} ms`;
+  return { row, note };
+}
+
+interface TokensColdRun {
+  readonly ms: number;
+  readonly phases: { readonly load: number; readonly first: number; readonly second: number };
+  readonly count: number;
+}
+
+const TOKENS_COLD_BYTES = 1 << 16;
+const tokensGroup = (runs: number): string => `tokens cold start: fresh process, import + first count of 64 KiB (median of ${runs} processes)`;
+
+/**
+ * The first count in a fresh process, `runs` processes per side (alternating which goes first):
+ * import the library, build the tokenizer (ours: read the 0.85 MB table and build its state; the
+ * reference: its 6.5 MB module and its vocabulary), count 64 KiB, then count it again.
+ */
+function tokensColdStart(runs: number): { row: Row; note: string } {
+  const sides = ['ours', 'reference'] as const;
+  const results: Record<(typeof sides)[number], TokensColdRun[]> = { ours: [], reference: [] };
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 === 0 ? sides : ([...sides].reverse() as typeof sides[number][]);
+    for (const side of order) results[side].push(fresh<TokensColdRun>('./tokens-cold.js', [side, String(TOKENS_COLD_BYTES)]));
+    if (results.ours.at(-1)!.count !== results.reference.at(-1)!.count) throw new Error('tokens cold start: the reference disagrees with ours');
+  }
+  const phase = (side: (typeof sides)[number], key: keyof TokensColdRun['phases']): string => median(results[side].map((r) => r.phases[key])).toFixed(2);
+  const ours = results.ours.map((r) => r.ms);
+  const theirs = results.reference.map((r) => r.ms);
+  const row: Row = {
+    group: tokensGroup(runs),
+    ours: 'countTokens',
+    oursNs: median(ours) * 1e6,
+    baseline: 'reference encode().length',
+    baselineNs: median(theirs) * 1e6,
+    ratio: median(ours.map((o, i) => theirs[i]! / o)),
+  };
+  const note = `- tokens cold start (${results.ours[0]!.count} tokens): ours ${median(ours).toFixed(1)} ms = import ${phase('ours', 'load')} + first count ${phase('ours', 'first')} ms ` +
+    `(the table read and the state built inside it; a second count takes ${phase('ours', 'second')} ms); ` +
+    `reference ${median(theirs).toFixed(1)} ms = import and build ${phase('reference', 'load')} + first count ${phase('reference', 'first')} ms (second ${phase('reference', 'second')} ms)`;
+  return { row, note };
+}
+
+/**
+ * The cold-start rows `include` selects, and their notes, with the host check around them.
+ * @param options `quick` runs fewer processes; `include` selects groups by name
+ * @returns the rows and the notes to print under the table
+ */
+export function coldStarts(options: { quick: boolean; include: (group: string) => boolean }): { rows: Row[]; notes: string[] } {
+  const globRuns = options.quick ? 7 : 15;
+  const tokensRuns = options.quick ? 5 : 11;
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const wanted = [options.include(globGroup(globRuns)), options.include(tokensGroup(tokensRuns))];
+  if (!wanted.includes(true)) return { rows, notes };
+  const before = hostCheck();
+  for (const [i, measure] of [() => globColdStart(globRuns), () => tokensColdStart(tokensRuns)].entries()) {
+    if (!wanted[i]) continue;
+    const { row, note } = measure();
+    rows.push(row);
+    notes.push(note);
+  }
+  notes.push(`- cold starts, host check: a fixed loop of 2e7 additions took ${before.toFixed(2)} ms before them and ${hostCheck().toFixed(2)} ms after (the lower, the quieter the host)`);
+  return { rows, notes };
+}
