@@ -258,141 +258,60 @@ const SCHEDULE4: usize = memory.data(80 * 16, 16);
 
 /**
  * Compresses one block of each of four messages (at `p0`..`p3`) into the lane-interleaved state at
- * `state` (vector j holds word j of the four lanes). Rounds are unrolled, and W[t + 16] is expanded
- * right after round t, so its inputs were stored several rounds earlier (no store-to-load stall on
- * the schedule's own dependency chain).
+ * `state` (vector j holds word j of the four lanes). Each loop iteration runs five rounds, after
+ * which the five words are back in their places; W[t + 16] is expanded right after round t, so its
+ * inputs were stored several rounds earlier (no store-to-load stall on the schedule's own
+ * dependency chain). Unrolled, the 80 rounds were 10.7 KB of the module's code, which every process
+ * validates when it loads the module (only batches run this function).
  */
 function sha1Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize): void {
   loadTransposed(SCHEDULE4, p0, p1, p2, p3);
-  const k0 = i32x4.splat(SHA1_K0);
-  const k1 = i32x4.splat(SHA1_K1);
-  const k2 = i32x4.splat(SHA1_K2);
-  const k3 = i32x4.splat(SHA1_K3);
   let a = v128.load(state, 0);
   let b = v128.load(state, 16);
   let c = v128.load(state, 32);
   let d = v128.load(state, 48);
   let e = v128.load(state, 64);
-  e = add(add(add(e, kw4(0, k0)), chx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(16);
-  d = add(add(add(d, kw4(1, k0)), chx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(17);
-  c = add(add(add(c, kw4(2, k0)), chx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(18);
-  b = add(add(add(b, kw4(3, k0)), chx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(19);
-  a = add(add(add(a, kw4(4, k0)), chx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(20);
-  e = add(add(add(e, kw4(5, k0)), chx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(21);
-  d = add(add(add(d, kw4(6, k0)), chx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(22);
-  c = add(add(add(c, kw4(7, k0)), chx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(23);
-  b = add(add(add(b, kw4(8, k0)), chx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(24);
-  a = add(add(add(a, kw4(9, k0)), chx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(25);
-  e = add(add(add(e, kw4(10, k0)), chx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(26);
-  d = add(add(add(d, kw4(11, k0)), chx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(27);
-  c = add(add(add(c, kw4(12, k0)), chx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(28);
-  b = add(add(add(b, kw4(13, k0)), chx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(29);
-  a = add(add(add(a, kw4(14, k0)), chx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(30);
-  e = add(add(add(e, kw4(15, k0)), chx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(31);
-  d = add(add(add(d, kw4(16, k0)), chx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(32);
-  c = add(add(add(c, kw4(17, k0)), chx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(33);
-  b = add(add(add(b, kw4(18, k0)), chx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(34);
-  a = add(add(add(a, kw4(19, k0)), chx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(35);
-  e = add(add(add(e, kw4(20, k1)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(36);
-  d = add(add(add(d, kw4(21, k1)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(37);
-  c = add(add(add(c, kw4(22, k1)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(38);
-  b = add(add(add(b, kw4(23, k1)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(39);
-  a = add(add(add(a, kw4(24, k1)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(40);
-  e = add(add(add(e, kw4(25, k1)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(41);
-  d = add(add(add(d, kw4(26, k1)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(42);
-  c = add(add(add(c, kw4(27, k1)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(43);
-  b = add(add(add(b, kw4(28, k1)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(44);
-  a = add(add(add(a, kw4(29, k1)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(45);
-  e = add(add(add(e, kw4(30, k1)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(46);
-  d = add(add(add(d, kw4(31, k1)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(47);
-  c = add(add(add(c, kw4(32, k1)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(48);
-  b = add(add(add(b, kw4(33, k1)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(49);
-  a = add(add(add(a, kw4(34, k1)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(50);
-  e = add(add(add(e, kw4(35, k1)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(51);
-  d = add(add(add(d, kw4(36, k1)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(52);
-  c = add(add(add(c, kw4(37, k1)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(53);
-  b = add(add(add(b, kw4(38, k1)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(54);
-  a = add(add(add(a, kw4(39, k1)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(55);
-  e = add(add(add(e, kw4(40, k2)), majx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(56);
-  d = add(add(add(d, kw4(41, k2)), majx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(57);
-  c = add(add(add(c, kw4(42, k2)), majx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(58);
-  b = add(add(add(b, kw4(43, k2)), majx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(59);
-  a = add(add(add(a, kw4(44, k2)), majx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(60);
-  e = add(add(add(e, kw4(45, k2)), majx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(61);
-  d = add(add(add(d, kw4(46, k2)), majx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(62);
-  c = add(add(add(c, kw4(47, k2)), majx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(63);
-  b = add(add(add(b, kw4(48, k2)), majx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(64);
-  a = add(add(add(a, kw4(49, k2)), majx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(65);
-  e = add(add(add(e, kw4(50, k2)), majx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(66);
-  d = add(add(add(d, kw4(51, k2)), majx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(67);
-  c = add(add(add(c, kw4(52, k2)), majx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(68);
-  b = add(add(add(b, kw4(53, k2)), majx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(69);
-  a = add(add(add(a, kw4(54, k2)), majx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(70);
-  e = add(add(add(e, kw4(55, k2)), majx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(71);
-  d = add(add(add(d, kw4(56, k2)), majx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(72);
-  c = add(add(add(c, kw4(57, k2)), majx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(73);
-  b = add(add(add(b, kw4(58, k2)), majx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(74);
-  a = add(add(add(a, kw4(59, k2)), majx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  schedule4(75);
+  const k0 = i32x4.splat(SHA1_K0);
+  for (let t: usize = 0; t < 20; t += 5) {
+    e = add(add(add(e, kw4(t, k0)), chx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+    schedule4(t + 16);
+    d = add(add(add(d, kw4(t + 1, k0)), chx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+    schedule4(t + 17);
+    c = add(add(add(c, kw4(t + 2, k0)), chx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+    schedule4(t + 18);
+    b = add(add(add(b, kw4(t + 3, k0)), chx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+    schedule4(t + 19);
+    a = add(add(add(a, kw4(t + 4, k0)), chx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+    schedule4(t + 20);
+  }
+  const k1 = i32x4.splat(SHA1_K1);
+  for (let t: usize = 20; t < 40; t += 5) {
+    e = add(add(add(e, kw4(t, k1)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+    schedule4(t + 16);
+    d = add(add(add(d, kw4(t + 1, k1)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+    schedule4(t + 17);
+    c = add(add(add(c, kw4(t + 2, k1)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+    schedule4(t + 18);
+    b = add(add(add(b, kw4(t + 3, k1)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+    schedule4(t + 19);
+    a = add(add(add(a, kw4(t + 4, k1)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+    schedule4(t + 20);
+  }
+  const k2 = i32x4.splat(SHA1_K2);
+  for (let t: usize = 40; t < 60; t += 5) {
+    e = add(add(add(e, kw4(t, k2)), majx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+    schedule4(t + 16);
+    d = add(add(add(d, kw4(t + 1, k2)), majx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+    schedule4(t + 17);
+    c = add(add(add(c, kw4(t + 2, k2)), majx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+    schedule4(t + 18);
+    b = add(add(add(b, kw4(t + 3, k2)), majx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+    schedule4(t + 19);
+    a = add(add(add(a, kw4(t + 4, k2)), majx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+    schedule4(t + 20);
+  }
+  const k3 = i32x4.splat(SHA1_K3);
+  // Rounds 60-63 expand the last words, W[76..79].
   e = add(add(add(e, kw4(60, k3)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
   schedule4(76);
   d = add(add(add(d, kw4(61, k3)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
@@ -402,21 +321,13 @@ function sha1Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize)
   b = add(add(add(b, kw4(63, k3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
   schedule4(79);
   a = add(add(add(a, kw4(64, k3)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  e = add(add(add(e, kw4(65, k3)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  d = add(add(add(d, kw4(66, k3)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  c = add(add(add(c, kw4(67, k3)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  b = add(add(add(b, kw4(68, k3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  a = add(add(add(a, kw4(69, k3)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  e = add(add(add(e, kw4(70, k3)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  d = add(add(add(d, kw4(71, k3)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  c = add(add(add(c, kw4(72, k3)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  b = add(add(add(b, kw4(73, k3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  a = add(add(add(a, kw4(74, k3)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  e = add(add(add(e, kw4(75, k3)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  d = add(add(add(d, kw4(76, k3)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  c = add(add(add(c, kw4(77, k3)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  b = add(add(add(b, kw4(78, k3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  a = add(add(add(a, kw4(79, k3)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+  for (let t: usize = 65; t < 80; t += 5) {
+    e = add(add(add(e, kw4(t, k3)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+    d = add(add(add(d, kw4(t + 1, k3)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+    c = add(add(add(c, kw4(t + 2, k3)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+    b = add(add(add(b, kw4(t + 3, k3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+    a = add(add(add(a, kw4(t + 4, k3)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+  }
   v128.store(state, add(v128.load(state, 0), a), 0);
   v128.store(state, add(v128.load(state, 16), b), 16);
   v128.store(state, add(v128.load(state, 32), c), 32);
