@@ -131,7 +131,7 @@ function tokensColdStart(runs: number): { row: Row; note: string } {
  * @returns the rows and the notes to print under the table
  */
 export function coldStarts(options: { quick: boolean; include: (group: string) => boolean }): { rows: Row[]; notes: string[] } {
-  const globRuns = options.quick ? 7 : 15;
+  const globRuns = options.quick ? 7 : 31;
   const tokensRuns = options.quick ? 5 : 11;
   const rows: Row[] = [];
   const notes: string[] = [];
