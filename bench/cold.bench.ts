@@ -1,6 +1,8 @@
 // Cold starts, each in a fresh process: the glob cold start (import + compile the 50 rule patterns +
 // match 1,000 paths, cold-start.ts) and the first token count (import + first count of 64 KiB,
-// tokens-cold.ts), each side by side with its baseline.
+// tokens-cold.ts), each side by side with its baseline. The glob cold start runs under this process's
+// Node, and again under the Node 22 that the real-DSH tests install into .test-tools when it is there
+// (DSH itself needs Node ≥ 22.19, so that is where the plugins start).
 //
 // run.ts times these first, before it loads any suite. A parent that has loaded the suites (the
 // reference tokenizer alone is a 6.5 MB module) and built their inputs makes its children slower on
@@ -11,6 +13,7 @@
 // JavaScript loop, timed before and after, which says how busy the machine was.
 
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './harness.js';
 import { RULE_PATTERNS } from './glob-inputs.js';
@@ -21,10 +24,17 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** Runs `script` (a file next to this one) in a fresh Node process and parses its JSON output. */
-function fresh<T>(script: string, args: readonly string[]): T {
+/** Runs `script` (a file next to this one) in a fresh process of `node` and parses its JSON output. */
+function fresh<T>(script: string, args: readonly string[], node = process.execPath): T {
   const file = fileURLToPath(new URL(script, import.meta.url));
-  return JSON.parse(execFileSync(process.execPath, [file, ...args], { encoding: 'utf8' })) as T;
+  return JSON.parse(execFileSync(node, [file, ...args], { encoding: 'utf8' })) as T;
+}
+
+/** The Node 22 the real-DSH tests install into .test-tools (DSH needs Node ≥ 22.19), if it is there. */
+function dshNode(): { path: string; version: string } | undefined {
+  const path = fileURLToPath(new URL(`../../.test-tools/real-dsh/node_modules/node-${process.platform}-${process.arch}/bin/node`, import.meta.url));
+  if (!existsSync(path)) return undefined;
+  return { path, version: execFileSync(path, ['-p', 'process.version'], { encoding: 'utf8' }).trim() };
 }
 
 /** A fixed JavaScript loop (2e7 additions), median of 7 timings in ms: how fast the host runs now. */
@@ -46,8 +56,8 @@ interface GlobColdRun {
   readonly digest: string;
 }
 
-const globGroup = (runs: number): string =>
-  `glob cold start: fresh process, import + compile ${RULE_PATTERNS.length} patterns + match 1,000 paths (median of ${runs} processes)`;
+const globGroup = (runs: number, node?: string): string =>
+  `glob cold start${node === undefined ? '' : ` under Node ${node} (DSH's runtime)`}: fresh process, import + compile ${RULE_PATTERNS.length} patterns + match 1,000 paths (median of ${runs} processes)`;
 
 const GLOB_TARGET_MS = 10;
 
@@ -56,12 +66,12 @@ const GLOB_TARGET_MS = 10;
  * times import + compile 50 patterns + match 1,000 paths (cold-start.ts). Both sides must answer
  * alike.
  */
-function globColdStart(runs: number): { row: Row; note: string } {
+function globColdStart(runs: number, node?: { path: string; version: string }): { row: Row; note: string } {
   const sides = ['ours', 'picomatch'] as const;
   const results: Record<(typeof sides)[number], GlobColdRun[]> = { ours: [], picomatch: [] };
   for (let run = 0; run < runs; run++) {
     const order = run % 2 === 0 ? sides : ([...sides].reverse() as typeof sides[number][]);
-    for (const side of order) results[side].push(fresh<GlobColdRun>('./cold-start.js', [side]));
+    for (const side of order) results[side].push(fresh<GlobColdRun>('./cold-start.js', [side], node?.path));
     if (results.ours.at(-1)!.digest !== results.picomatch.at(-1)!.digest) {
       throw new Error(`glob cold start: picomatch disagrees with ours (digest ${results.picomatch.at(-1)!.digest} vs ${results.ours.at(-1)!.digest})`);
     }
@@ -72,7 +82,7 @@ function globColdStart(runs: number): { row: Row; note: string } {
   const theirs = results.picomatch.map((r) => r.ms);
   const oursMs = median(ours);
   const row: Row = {
-    group: globGroup(runs),
+    group: globGroup(runs, node?.version),
     ours: 'dsh-context-engine/engine',
     oursNs: oursMs * 1e6,
     baseline: 'picomatch',
@@ -80,7 +90,7 @@ function globColdStart(runs: number): { row: Row; note: string } {
     ratio: median(ours.map((o, i) => theirs[i]! / o)),
   };
   const verdict = oursMs <= GLOB_TARGET_MS ? 'met' : '**not met**';
-  const note = `- glob cold start: ours ${oursMs.toFixed(2)} ms (target ≤ ${GLOB_TARGET_MS} ms ${verdict}), picomatch ${median(theirs).toFixed(2)} ms; ` +
+  const note = `- glob cold start${node === undefined ? '' : ` under Node ${node.version}`}: ours ${oursMs.toFixed(2)} ms (target ≤ ${GLOB_TARGET_MS} ms ${verdict}), picomatch ${median(theirs).toFixed(2)} ms; ` +
     `medians by phase: ours ${phaseText('ours')}; picomatch ${phaseText('picomatch')}; ` +
     `ours per process: ${ours.map((v) => v.toFixed(1)).join(', ')} ms`;
   return { row, note };
@@ -135,10 +145,16 @@ export function coldStarts(options: { quick: boolean; include: (group: string) =
   const tokensRuns = options.quick ? 5 : 11;
   const rows: Row[] = [];
   const notes: string[] = [];
-  const wanted = [options.include(globGroup(globRuns)), options.include(tokensGroup(tokensRuns))];
+  const node22 = dshNode();
+  const wanted = [
+    options.include(globGroup(globRuns)),
+    node22 !== undefined && options.include(globGroup(globRuns, node22.version)),
+    options.include(tokensGroup(tokensRuns)),
+  ];
   if (!wanted.includes(true)) return { rows, notes };
   const before = hostCheck();
-  for (const [i, measure] of [() => globColdStart(globRuns), () => tokensColdStart(tokensRuns)].entries()) {
+  const groups = [() => globColdStart(globRuns), () => globColdStart(globRuns, node22), () => tokensColdStart(tokensRuns)];
+  for (const [i, measure] of groups.entries()) {
     if (!wanted[i]) continue;
     const { row, note } = measure();
     rows.push(row);
