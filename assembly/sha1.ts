@@ -256,13 +256,28 @@ const SCHEDULE4: usize = memory.data(80 * 16, 16);
   v128.store(SCHEDULE4 + (t << 4), rotlx4(v128.xor(v128.xor(w4(t - 3), w4(t - 8)), v128.xor(w4(t - 14), w4(t - 16))), 1));
 }
 
+/** SHA-1's round function of round `t` for four lanes: Ch, Parity, Maj, Parity by groups of 20. */
+// @ts-ignore: decorator
+@inline function f4(t: usize, b: v128, c: v128, d: v128): v128 {
+  if (t < 20) return chx4(b, c, d);
+  if (t >= 40 && t < 60) return majx4(b, c, d);
+  return parityx4(b, c, d);
+}
+
+/** SHA-1's round constant of round `t`, in four lanes. */
+// @ts-ignore: decorator
+@inline function k4(t: usize): v128 {
+  return i32x4.splat(t < 20 ? SHA1_K0 : t < 40 ? SHA1_K1 : t < 60 ? SHA1_K2 : SHA1_K3);
+}
+
 /**
  * Compresses one block of each of four messages (at `p0`..`p3`) into the lane-interleaved state at
  * `state` (vector j holds word j of the four lanes). Each loop iteration runs five rounds, after
- * which the five words are back in their places; W[t + 16] is expanded right after round t, so its
- * inputs were stored several rounds earlier (no store-to-load stall on the schedule's own
- * dependency chain). Unrolled, the 80 rounds were 10.7 KB of the module's code, which every process
- * validates when it loads the module (only batches run this function).
+ * which the five words are back in their places (a group of 20 rounds never changes function within
+ * an iteration); W[t + 16] is expanded right after round t, so its inputs were stored several rounds
+ * earlier (no store-to-load stall on the schedule's own dependency chain). Unrolled, the 80 rounds
+ * were 10.7 KB of the module's code, which every process validates when it loads the module (only
+ * batches run this function).
  */
 function sha1Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize): void {
   loadTransposed(SCHEDULE4, p0, p1, p2, p3);
@@ -271,62 +286,19 @@ function sha1Compress4(state: usize, p0: usize, p1: usize, p2: usize, p3: usize)
   let c = v128.load(state, 32);
   let d = v128.load(state, 48);
   let e = v128.load(state, 64);
-  const k0 = i32x4.splat(SHA1_K0);
-  for (let t: usize = 0; t < 20; t += 5) {
-    e = add(add(add(e, kw4(t, k0)), chx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-    schedule4(t + 16);
-    d = add(add(add(d, kw4(t + 1, k0)), chx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-    schedule4(t + 17);
-    c = add(add(add(c, kw4(t + 2, k0)), chx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-    schedule4(t + 18);
-    b = add(add(add(b, kw4(t + 3, k0)), chx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-    schedule4(t + 19);
-    a = add(add(add(a, kw4(t + 4, k0)), chx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-    schedule4(t + 20);
-  }
-  const k1 = i32x4.splat(SHA1_K1);
-  for (let t: usize = 20; t < 40; t += 5) {
-    e = add(add(add(e, kw4(t, k1)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-    schedule4(t + 16);
-    d = add(add(add(d, kw4(t + 1, k1)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-    schedule4(t + 17);
-    c = add(add(add(c, kw4(t + 2, k1)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-    schedule4(t + 18);
-    b = add(add(add(b, kw4(t + 3, k1)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-    schedule4(t + 19);
-    a = add(add(add(a, kw4(t + 4, k1)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-    schedule4(t + 20);
-  }
-  const k2 = i32x4.splat(SHA1_K2);
-  for (let t: usize = 40; t < 60; t += 5) {
-    e = add(add(add(e, kw4(t, k2)), majx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-    schedule4(t + 16);
-    d = add(add(add(d, kw4(t + 1, k2)), majx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-    schedule4(t + 17);
-    c = add(add(add(c, kw4(t + 2, k2)), majx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-    schedule4(t + 18);
-    b = add(add(add(b, kw4(t + 3, k2)), majx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-    schedule4(t + 19);
-    a = add(add(add(a, kw4(t + 4, k2)), majx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-    schedule4(t + 20);
-  }
-  const k3 = i32x4.splat(SHA1_K3);
-  // Rounds 60-63 expand the last words, W[76..79].
-  e = add(add(add(e, kw4(60, k3)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-  schedule4(76);
-  d = add(add(add(d, kw4(61, k3)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-  schedule4(77);
-  c = add(add(add(c, kw4(62, k3)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-  schedule4(78);
-  b = add(add(add(b, kw4(63, k3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-  schedule4(79);
-  a = add(add(add(a, kw4(64, k3)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
-  for (let t: usize = 65; t < 80; t += 5) {
-    e = add(add(add(e, kw4(t, k3)), parityx4(b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
-    d = add(add(add(d, kw4(t + 1, k3)), parityx4(a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
-    c = add(add(add(c, kw4(t + 2, k3)), parityx4(e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
-    b = add(add(add(b, kw4(t + 3, k3)), parityx4(d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
-    a = add(add(add(a, kw4(t + 4, k3)), parityx4(c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+  for (let t: usize = 0; t < 80; t += 5) {
+    const k = k4(t);
+    const expand = t < 64; // W[16..79]
+    e = add(add(add(e, kw4(t, k)), f4(t, b, c, d)), rotlx4(a, 5)); b = rotlx4(b, 30);
+    if (expand) schedule4(t + 16);
+    d = add(add(add(d, kw4(t + 1, k)), f4(t, a, b, c)), rotlx4(e, 5)); a = rotlx4(a, 30);
+    if (expand) schedule4(t + 17);
+    c = add(add(add(c, kw4(t + 2, k)), f4(t, e, a, b)), rotlx4(d, 5)); e = rotlx4(e, 30);
+    if (expand) schedule4(t + 18);
+    b = add(add(add(b, kw4(t + 3, k)), f4(t, d, e, a)), rotlx4(c, 5)); d = rotlx4(d, 30);
+    if (expand) schedule4(t + 19);
+    a = add(add(add(a, kw4(t + 4, k)), f4(t, c, d, e)), rotlx4(b, 5)); c = rotlx4(c, 30);
+    if (t < 60) schedule4(t + 20);
   }
   v128.store(state, add(v128.load(state, 0), a), 0);
   v128.store(state, add(v128.load(state, 16), b), 16);
