@@ -15,14 +15,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Row } from './harness.js';
+import { median, type Row } from './harness.js';
 import { RULE_PATTERNS } from './glob-inputs.js';
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** Runs `script` (a file next to this one) in a fresh process of `node` and parses its JSON output. */
 function fresh<T>(script: string, args: readonly string[], node = process.execPath): T {
@@ -37,6 +31,9 @@ function dshNode(): { path: string; version: string } | undefined {
   return { path, version: execFileSync(path, ['-p', 'process.version'], { encoding: 'utf8' }).trim() };
 }
 
+/** Where hostCheck() leaves its loop's result, so that the loop is not optimized away. */
+let hostCheckSink = 0;
+
 /** A fixed JavaScript loop (2e7 additions), median of 7 timings in ms: how fast the host runs now. */
 function hostCheck(): number {
   const times: number[] = [];
@@ -45,13 +42,51 @@ function hostCheck(): number {
     let x = 0;
     for (let i = 0; i < 2e7; i++) x = (x + i * 7) | 0;
     times.push(performance.now() - start);
-    if (x === 42) times.push(0); // keeps the loop's result alive
+    hostCheckSink ^= x;
   }
   return median(times);
 }
 
-interface GlobColdRun {
+/** What a cold-start child prints: its total time and its phases, in ms. */
+interface ColdRun {
   readonly ms: number;
+  readonly phases: Readonly<Record<string, number>>;
+}
+
+/**
+ * `runs` rounds of one fresh process per side (ours first in even rounds, the baseline first in odd
+ * ones) running `script` with `args(side)`; `check` throws when a round's two answers differ.
+ */
+function alternate<R extends ColdRun>(
+  runs: number, script: string, args: (side: 'ours' | 'baseline') => string[], check: (ours: R, baseline: R) => void, node?: string,
+): { ours: R[]; baseline: R[] } {
+  const results = { ours: [] as R[], baseline: [] as R[] };
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 === 0 ? (['ours', 'baseline'] as const) : (['baseline', 'ours'] as const);
+    for (const side of order) results[side].push(fresh<R>(script, args(side), node));
+    check(results.ours.at(-1)!, results.baseline.at(-1)!);
+  }
+  return results;
+}
+
+/** The median of phase `key` over `runs`, for a note. */
+const phase = (runs: readonly ColdRun[], key: string): string => median(runs.map((r) => r.phases[key]!)).toFixed(2);
+
+/** A table row from the two sides' runs: medians of the totals, and the median of per-round ratios. */
+function coldRow(group: string, ours: string, baseline: string, results: { ours: readonly ColdRun[]; baseline: readonly ColdRun[] }): Row {
+  const oursMs = results.ours.map((r) => r.ms);
+  const theirsMs = results.baseline.map((r) => r.ms);
+  return {
+    group,
+    ours,
+    oursNs: median(oursMs) * 1e6,
+    baseline,
+    baselineNs: median(theirsMs) * 1e6,
+    ratio: median(oursMs.map((o, i) => theirsMs[i]! / o)),
+  };
+}
+
+interface GlobColdRun extends ColdRun {
   readonly phases: { readonly load: number; readonly compile: number; readonly match: number };
   readonly digest: string;
 }
@@ -62,42 +97,25 @@ const globGroup = (runs: number, node?: string): string =>
 const GLOB_TARGET_MS = 10;
 
 /**
- * Glob cold start: `runs` fresh processes per side, alternating which side goes first; each child
- * times import + compile 50 patterns + match 1,000 paths (cold-start.ts). Both sides must answer
+ * Glob cold start: `runs` fresh processes per side (under `node`, else this process's Node), each
+ * timing import + compile 50 patterns + match 1,000 paths (cold-start.ts). Both sides must answer
  * alike.
  */
 function globColdStart(runs: number, node?: { path: string; version: string }): { row: Row; note: string } {
-  const sides = ['ours', 'picomatch'] as const;
-  const results: Record<(typeof sides)[number], GlobColdRun[]> = { ours: [], picomatch: [] };
-  for (let run = 0; run < runs; run++) {
-    const order = run % 2 === 0 ? sides : ([...sides].reverse() as typeof sides[number][]);
-    for (const side of order) results[side].push(fresh<GlobColdRun>('./cold-start.js', [side], node?.path));
-    if (results.ours.at(-1)!.digest !== results.picomatch.at(-1)!.digest) {
-      throw new Error(`glob cold start: picomatch disagrees with ours (digest ${results.picomatch.at(-1)!.digest} vs ${results.ours.at(-1)!.digest})`);
-    }
-  }
-  const phase = (side: (typeof sides)[number], key: keyof GlobColdRun['phases']): string => median(results[side].map((r) => r.phases[key])).toFixed(2);
-  const phaseText = (side: (typeof sides)[number]): string => `load ${phase(side, 'load')}, compile ${phase(side, 'compile')}, match ${phase(side, 'match')} ms`;
-  const ours = results.ours.map((r) => r.ms);
-  const theirs = results.picomatch.map((r) => r.ms);
-  const oursMs = median(ours);
-  const row: Row = {
-    group: globGroup(runs, node?.version),
-    ours: 'dsh-context-engine/engine',
-    oursNs: oursMs * 1e6,
-    baseline: 'picomatch',
-    baselineNs: median(theirs) * 1e6,
-    ratio: median(ours.map((o, i) => theirs[i]! / o)),
-  };
+  const results = alternate<GlobColdRun>(runs, './cold-start.js', (side) => [side === 'ours' ? 'ours' : 'picomatch'], (ours, picomatch) => {
+    if (ours.digest !== picomatch.digest) throw new Error(`glob cold start: picomatch disagrees with ours (digest ${picomatch.digest} vs ${ours.digest})`);
+  }, node?.path);
+  const phaseText = (side: readonly ColdRun[]): string => `load ${phase(side, 'load')}, compile ${phase(side, 'compile')}, match ${phase(side, 'match')} ms`;
+  const row = coldRow(globGroup(runs, node?.version), 'dsh-context-engine/engine', 'picomatch', results);
+  const oursMs = row.oursNs / 1e6;
   const verdict = oursMs <= GLOB_TARGET_MS ? 'met' : '**not met**';
-  const note = `- glob cold start${node === undefined ? '' : ` under Node ${node.version}`}: ours ${oursMs.toFixed(2)} ms (target ≤ ${GLOB_TARGET_MS} ms ${verdict}), picomatch ${median(theirs).toFixed(2)} ms; ` +
-    `medians by phase: ours ${phaseText('ours')}; picomatch ${phaseText('picomatch')}; ` +
-    `ours per process: ${ours.map((v) => v.toFixed(1)).join(', ')} ms`;
+  const note = `- glob cold start${node === undefined ? '' : ` under Node ${node.version}`}: ours ${oursMs.toFixed(2)} ms (target ≤ ${GLOB_TARGET_MS} ms ${verdict}), picomatch ${(row.baselineNs / 1e6).toFixed(2)} ms; ` +
+    `medians by phase: ours ${phaseText(results.ours)}; picomatch ${phaseText(results.baseline)}; ` +
+    `ours per process: ${results.ours.map((r) => r.ms.toFixed(1)).join(', ')} ms`;
   return { row, note };
 }
 
-interface TokensColdRun {
-  readonly ms: number;
+interface TokensColdRun extends ColdRun {
   readonly phases: { readonly load: number; readonly first: number; readonly second: number };
   readonly count: number;
 }
@@ -106,32 +124,19 @@ const TOKENS_COLD_BYTES = 1 << 16;
 const tokensGroup = (runs: number): string => `tokens cold start: fresh process, import + first count of 64 KiB (median of ${runs} processes)`;
 
 /**
- * The first count in a fresh process, `runs` processes per side (alternating which goes first):
- * import the library, build the tokenizer (ours: read the 0.85 MB table and build its state; the
- * reference: its 6.5 MB module and its vocabulary), count 64 KiB, then count it again.
+ * The first count in a fresh process, `runs` processes per side: import the library, build the
+ * tokenizer (ours: read the 0.85 MB table and build its state; the reference: its 6.5 MB module and
+ * its vocabulary), count 64 KiB, then count it again.
  */
 function tokensColdStart(runs: number): { row: Row; note: string } {
-  const sides = ['ours', 'reference'] as const;
-  const results: Record<(typeof sides)[number], TokensColdRun[]> = { ours: [], reference: [] };
-  for (let run = 0; run < runs; run++) {
-    const order = run % 2 === 0 ? sides : ([...sides].reverse() as typeof sides[number][]);
-    for (const side of order) results[side].push(fresh<TokensColdRun>('./tokens-cold.js', [side, String(TOKENS_COLD_BYTES)]));
-    if (results.ours.at(-1)!.count !== results.reference.at(-1)!.count) throw new Error('tokens cold start: the reference disagrees with ours');
-  }
-  const phase = (side: (typeof sides)[number], key: keyof TokensColdRun['phases']): string => median(results[side].map((r) => r.phases[key])).toFixed(2);
-  const ours = results.ours.map((r) => r.ms);
-  const theirs = results.reference.map((r) => r.ms);
-  const row: Row = {
-    group: tokensGroup(runs),
-    ours: 'countTokens',
-    oursNs: median(ours) * 1e6,
-    baseline: 'reference encode().length',
-    baselineNs: median(theirs) * 1e6,
-    ratio: median(ours.map((o, i) => theirs[i]! / o)),
-  };
-  const note = `- tokens cold start (${results.ours[0]!.count} tokens): ours ${median(ours).toFixed(1)} ms = import ${phase('ours', 'load')} + first count ${phase('ours', 'first')} ms ` +
-    `(the table read and the state built inside it; a second count takes ${phase('ours', 'second')} ms); ` +
-    `reference ${median(theirs).toFixed(1)} ms = import and build ${phase('reference', 'load')} + first count ${phase('reference', 'first')} ms (second ${phase('reference', 'second')} ms)`;
+  const results = alternate<TokensColdRun>(runs, './tokens-cold.js', (side) => [side === 'ours' ? 'ours' : 'reference', String(TOKENS_COLD_BYTES)], (ours, reference) => {
+    if (ours.count !== reference.count) throw new Error('tokens cold start: the reference disagrees with ours');
+  });
+  const row = coldRow(tokensGroup(runs), 'countTokens', 'reference encode().length', results);
+  const { ours, baseline: reference } = results;
+  const note = `- tokens cold start (${ours[0]!.count} tokens): ours ${(row.oursNs / 1e6).toFixed(1)} ms = import ${phase(ours, 'load')} + first count ${phase(ours, 'first')} ms ` +
+    `(the table read and the state built inside it; a second count takes ${phase(ours, 'second')} ms); ` +
+    `reference ${(row.baselineNs / 1e6).toFixed(1)} ms = import and build ${phase(reference, 'load')} + first count ${phase(reference, 'first')} ms (second ${phase(reference, 'second')} ms)`;
   return { row, note };
 }
 

@@ -9,7 +9,7 @@
 
 import picomatch from 'picomatch';
 import { compileGlobs, globMatch, type GlobSet } from 'dsh-context-engine/engine';
-import type { Comparison, Row } from './harness.js';
+import { median, type Comparison, type Row } from './harness.js';
 import { everyNth, matchingIndices, monorepoPaths, RULE_PATTERNS } from './glob-inputs.js';
 
 type Matcher = (path: string) => boolean;
@@ -117,11 +117,6 @@ export function globComparisons(): Comparison[] {
   ];
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 const fullListGroup = (runs: number): string =>
   `glob matchAll, all ${count(FULL_LIST_SIZE)} paths × ${RULE_PATTERNS.length} patterns (median of ${runs} single calls)`;

@@ -32,7 +32,12 @@ export interface Row {
   readonly target?: number;
 }
 
-const median = (values: number[]): number => {
+/**
+ * The median of `values` (the mean of the middle two for an even count).
+ * @param values the numbers, left unsorted
+ * @returns their median
+ */
+export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
