@@ -34,7 +34,7 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Room for the module in one read: the release build is about 83 KB (the debug build is larger). */
+/** Room for the module in one read: the release build is about 74 KB (the debug build is larger). */
 const MODULE_READ_ROOM = 128 * 1024;
 
 async function readModule(url: URL): Promise<Uint8Array> {

@@ -160,18 +160,18 @@ describe('compileGlobs', () => {
   });
 
   it("X-07 a set reads every \\ as / and drops every leading ./ or .\\, wherever they fall in the path", () => {
-    // globMatchSet normalizes and signs a path in one pass, eight units at a time while a ninth
-    // follows, then unit by unit: a \\ at every position, before and after those boundaries.
+    // globMatchSet normalizes a path (slashPath) and signs its pairs (signPath) eight units at a
+    // time, the last units as one more window of eight, paths too short for a window unit by unit:
+    // a \\ at every position, before and after those boundaries.
     const patterns = ['a/b/c/d/e/f/g/h/i.md', '**/x/y.md', '*p/x/y.md', 'src/**/*.ts', '**/abcdefgh/**', '*/*', 'a/b', '**'];
     const base = 'a/b/c/d/e/f/g/h/i.md';
     const paths = [base, `./${base}`, `.\\${base}`, `./.\\./${base}`, 'src/abcdefgh/x/y.md', 'q/abcdefgh/r.ts', 'x/y.md', 'a\\b'];
     for (let i = 0; i < base.length; i++) if (base[i] === '/') paths.push(`${base.slice(0, i)}\\${base.slice(i + 1)}`);
     for (let i = 0; i <= 18; i++) paths.push(`${'p'.repeat(i)}\\x\\y.md`, `src${'\\'.repeat(1 + (i % 3))}${'z'.repeat(i)}.ts`);
-    // A \\ that is the unit after an eight-unit pass, in a path long enough for another pass: its
-    // pair with the unit before it is signed only by the first pass.
     // A \\ near the end of paths of 8 to 25 units: the last window of eight overlaps the ones before.
     patterns.push('q*/z', '*q/**', 'q*q');
     for (let len = 8; len <= 25; len++) paths.push(`${'q'.repeat(len - 2)}\\z`, `${'q'.repeat(len - 1)}\\`, `${'q'.repeat(len - 3)}\\\\z`);
+    // A \\ that is the unit after an eight-unit window, in a path long enough for another window.
     for (const k of [7, 8, 9, 16]) {
       patterns.push(`${'p'.repeat(k)}/x/**`);
       paths.push(`${'p'.repeat(k)}\\x\\${'y'.repeat(10)}`, `${'p'.repeat(k)}/x\\${'y'.repeat(10)}`);

@@ -191,9 +191,11 @@ describe('X-14 readFileBytes, how the engine reads its module', () => {
         const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7) & 0xff);
         const file = join(dir, `f${size}`);
         fs.writeFileSync(file, bytes);
-        const read = readFileBytes(fs, pathToFileURL(file), 1024);
-        expect(read.length, `size ${size}`).toBe(size);
-        expect(Buffer.from(read).equals(Buffer.from(bytes)), `size ${size}`).toBe(true);
+        for (const room of [1, 1024]) {
+          const read = readFileBytes(fs, pathToFileURL(file), room);
+          expect(read.length, `size ${size}, room ${room}`).toBe(size);
+          expect(Buffer.from(read).equals(Buffer.from(bytes)), `size ${size}, room ${room}`).toBe(true);
+        }
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
