@@ -6,9 +6,10 @@
 //
 // run.ts times these first, before it loads any suite. A parent that has loaded the suites (the
 // reference tokenizer alone is a 6.5 MB module) and built their inputs makes its children slower on
-// a two-core machine, and not only while it works: measured 2026-12-02, the same glob cold start
-// from a parent that had loaded 100,000 paths and a compiled set took 9.74–11.13 ms (median of 15),
-// from an idle parent 7.34–8.54 ms, and from the busy parent run with `--single-threaded` 8.84 ms.
+// a two-core machine, and not only while it works: measured 2026-12-02 (medians of 15 processes, three
+// runs each), the same glob cold start from a parent that had built 100,000 paths and a compiled set
+// took 9.74–11.13 ms, from an idle parent 7.34–8.54 ms, and from the busy parent run with
+// `--single-threaded` 8.84 ms (one run).
 // Both sides of a comparison get the same parent. The note also gives a host check: a fixed
 // JavaScript loop, timed before and after, which says how busy the machine was.
 

@@ -1,5 +1,5 @@
 // Globs: our WASM matcher against picomatch 4 on a generated monorepo of 100,000 paths and 50 rule
-// patterns: batch matching (matchAll), per-path `which`, one pattern per call, compiling the set,
+// patterns: batch matching (matchAll), per-path `which`, one pattern per call, compiling the set.
 // (The cold start in a fresh process is cold.bench.ts.)
 //
 // tinybench runs every task at least 64 times per round (80 with its warm-up), and picomatch needs
@@ -116,7 +116,6 @@ export function globComparisons(): Comparison[] {
     },
   ];
 }
-
 
 const fullListGroup = (runs: number): string =>
   `glob matchAll, all ${count(FULL_LIST_SIZE)} paths × ${RULE_PATTERNS.length} patterns (median of ${runs} single calls)`;
