@@ -37,6 +37,14 @@ export interface FileOps {
   unlink(path: string): Awaitable<void>;
   /** Removes an empty directory. */
   rmdir(path: string): Awaitable<void>;
+  /**
+   * Opens the regular file at `path` (never following a link) and, if it holds exactly `expected`,
+   * writes those bytes again through the same open file, so its modification time moves to now by
+   * the file system's clock. Reading and writing through one open file means a file put in its
+   * place by someone else is never written. False when it holds anything else, is absent or is not
+   * a regular file (a lock holder refreshing its lock, lock.ts).
+   */
+  rewriteIfSame(path: string, expected: Uint8Array): Awaitable<boolean>;
   /** Waits `ms` milliseconds (between lock attempts). */
   sleep(ms: number): Awaitable<void>;
 }
@@ -52,6 +60,7 @@ const typeOf = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
 // O_NOFOLLOW is POSIX-only; where it is missing (Windows) callers' lstat checks still refuse links.
 // O_NONBLOCK: opening a FIFO to read would otherwise wait for a writer; it opens at once and is then refused as not a regular file.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const REWRITE_FLAGS = constants.O_RDWR | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
 const isAbsence = (error: unknown) => {
@@ -59,6 +68,12 @@ const isAbsence = (error: unknown) => {
   return code === 'ENOENT' || code === 'ENOTDIR';
 };
 const notRegular = (path: string) => Object.assign(new Error(`${path} is not a regular file`), { code: 'EISDIR' });
+/** What `rewriteIfSame` answers false to instead of throwing: nothing there, or nothing that can be ours (a directory, a link, a FIFO). */
+const notOurs = (error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  return isAbsence(error) || code === 'EISDIR' || code === 'ELOOP' || code === 'ENXIO' || code === 'EMLINK';
+};
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
 
 /** The port over node:fs/promises. */
 export const nodeFileOps: AsyncFileOps = {
@@ -112,6 +127,30 @@ export const nodeFileOps: AsyncFileOps = {
   unlink: (path) => unlink(path),
   rmdir: (path) => rmdir(path),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  async rewriteIfSame(path, expected) {
+    let handle;
+    try {
+      handle = await open(path, REWRITE_FLAGS);
+    } catch (error) {
+      if (notOurs(error)) return false;
+      throw error;
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile() || stats.size !== expected.length) return false;
+      const current = new Uint8Array(expected.length);
+      for (let filled = 0; filled < current.length; ) {
+        const { bytesRead } = await handle.read(current, filled, current.length - filled, filled);
+        if (bytesRead === 0) return false;
+        filled += bytesRead;
+      }
+      if (!sameBytes(current, expected)) return false;
+      for (let written = 0; written < expected.length; ) written += (await handle.write(expected, written, expected.length - written, written)).bytesWritten;
+      return true;
+    } finally {
+      await handle.close();
+    }
+  },
 };
 
 /** One Int32 to block on: `Atomics.wait` is the only way to sleep a thread without spinning. */
@@ -169,5 +208,29 @@ export const nodeFileOpsSync: SyncFileOps = {
   rmdir: (path) => rmdirSync(path),
   sleep(ms) {
     Atomics.wait(sleeper, 0, 0, ms);
+  },
+  rewriteIfSame(path, expected) {
+    let fd;
+    try {
+      fd = openSync(path, REWRITE_FLAGS);
+    } catch (error) {
+      if (notOurs(error)) return false;
+      throw error;
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile() || stats.size !== expected.length) return false;
+      const current = new Uint8Array(expected.length);
+      for (let filled = 0; filled < current.length; ) {
+        const read = readSync(fd, current, filled, current.length - filled, filled);
+        if (read === 0) return false;
+        filled += read;
+      }
+      if (!sameBytes(current, expected)) return false;
+      for (let written = 0; written < expected.length; ) written += writeSync(fd, expected, written, expected.length - written, written);
+      return true;
+    } finally {
+      closeSync(fd);
+    }
   },
 };

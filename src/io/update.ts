@@ -4,8 +4,8 @@
 // by lock path, so tasks of one process never poll against each other's lock file.
 
 import { dirname } from 'node:path';
-import { PRIVATE_FILE_MODE, writeAtomic } from './atomic.js';
-import { acquire, lockPathFor, locked, release, type LockOptions } from './lock.js';
+import { commit, discard, PRIVATE_FILE_MODE, stage } from './atomic.js';
+import { acquire, confirm, DEFAULT_LOCK_STALE_MS, lockPathFor, locked, REFRESH_FRACTION, release, type Held, type LockOptions } from './lock.js';
 import type { AsyncFileOps, FileOps, SyncFileOps } from './ops.js';
 import { KeyedQueue } from './queue.js';
 import { runAsync, runSync, settle, type Steps } from './steps.js';
@@ -36,42 +36,64 @@ export function* ensureDirectory(ops: FileOps, dir: string, mode = PRIVATE_DIR_M
 }
 
 /**
+ * Keeps `held` refreshed while an async task holds it (lock.ts: a holder another host or PID
+ * namespace cannot look up by pid is judged by its refreshes). A failed refresh is left to the
+ * `confirm` before the task's commit, which fails then.
+ * @returns the stop function
+ */
+function keepRefreshed(ops: AsyncFileOps, held: Held, staleMs: number): () => void {
+  const every = Math.floor(staleMs / REFRESH_FRACTION);
+  if (!(every > 0)) return () => {};
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() => runAsync(confirm(ops, held))).catch(() => undefined);
+  }, every);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * Runs `task` while this process holds the lock file `lockPath` (tasks of this process with the same
- * path run one after another first). The lock's directory is created when missing.
+ * path run one after another first), refreshing the lock while the task runs. The lock's directory
+ * is created when missing. A task that writes calls `confirm(ops, held)` just before it commits.
  * @param ops the file operations (node:fs/promises in production, a faulty wrapper in tests)
  * @param lockPath the lock file, e.g. `lockPathFor(file)`
- * @param task the work to do under the lock
+ * @param task the work to do under the lock; it gets the lock
  * @param options how long to wait, and when an abandoned lock may be taken over
  * @returns what `task` returns; rejects with `LockTimeoutError` when the lock stays taken
  */
-export function withLock<T>(ops: AsyncFileOps, lockPath: string, task: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+export function withLock<T>(ops: AsyncFileOps, lockPath: string, task: (held: Held) => Promise<T>, options: LockOptions = {}): Promise<T> {
   return processQueue.run(lockPath, async () => {
     await runAsync(ensureDirectory(ops, dirname(lockPath)));
-    const token = await runAsync(acquire(ops, lockPath, options));
+    const held = await runAsync(acquire(ops, lockPath, options));
     heldAsync.add(lockPath);
+    const stop = keepRefreshed(ops, held, options.staleMs ?? DEFAULT_LOCK_STALE_MS);
     try {
-      return await task();
+      return await task(held);
     } finally {
+      stop();
       heldAsync.delete(lockPath);
-      await runAsync(release(ops, lockPath, token));
+      await runAsync(release(ops, held));
     }
   });
 }
 
 /**
  * The synchronous `withLock`: waits by blocking the thread, so keep `task` short and `timeoutMs`
- * small. A lock path must not also be used by async tasks of this process (that throws at once).
+ * small; no timer can refresh the lock while the thread is blocked, so the task's `confirm` before
+ * its commit is what keeps a robbed holder from writing. A lock path must not also be used by async
+ * tasks of this process (that throws at once).
  * @param ops synchronous file operations
  * @param lockPath the lock file
- * @param task the work to do under the lock
+ * @param task the work to do under the lock; it gets the lock
  * @param options how long to wait, and when an abandoned lock may be taken over
  * @returns what `task` returns
  */
-export function withLockSync<T>(ops: SyncFileOps, lockPath: string, task: () => T, options: LockOptions = {}): T {
+export function withLockSync<T>(ops: SyncFileOps, lockPath: string, task: (held: Held) => T, options: LockOptions = {}): T {
   if (heldAsync.has(lockPath)) throw new Error(`withLockSync: ${lockPath} is held by an async task of this process`);
   runSync(ensureDirectory(ops, dirname(lockPath)));
-  return runSync(locked(ops, lockPath, function* () {
-    return task();
+  return runSync(locked(ops, lockPath, function* (held) {
+    return task(held);
   }, options));
 }
 
@@ -87,11 +109,32 @@ function* readWhole(ops: FileOps, path: string): Steps<Uint8Array | undefined> {
  */
 export type Change = (current: Uint8Array | undefined) => Uint8Array | undefined;
 
-function* applyChange(ops: FileOps, path: string, change: Change, mode: number): Steps<boolean> {
+/**
+ * The atomic write under a held lock: the new bytes are staged, the lock is confirmed still ours,
+ * and only then renamed over `path` (a holder robbed meanwhile leaves `path` as the new holder wrote it).
+ * @param ops the file operations
+ * @param held the lock guarding `path`
+ * @param path the target
+ * @param bytes the new content
+ * @param mode the new file's mode (default 0600)
+ * @returns steps that throw `LockLostError` (nothing written) or the OS error
+ */
+export function* writeLocked(ops: FileOps, held: Held, path: string, bytes: Uint8Array, mode = PRIVATE_FILE_MODE): Steps<void> {
+  const staged = yield* stage(ops, path, bytes, mode);
+  try {
+    yield* confirm(ops, held);
+  } catch (error) {
+    yield* discard(ops, staged);
+    throw error;
+  }
+  yield* commit(ops, staged);
+}
+
+function* applyChange(ops: FileOps, held: Held, path: string, change: Change, mode: number): Steps<boolean> {
   const current = yield* readWhole(ops, path);
   const next = change(current);
   if (next === undefined || (current !== undefined && Buffer.from(next).equals(current))) return false;
-  yield* writeAtomic(ops, path, next, mode);
+  yield* writeLocked(ops, held, path, next, mode);
   return true;
 }
 
@@ -105,7 +148,7 @@ function* applyChange(ops: FileOps, path: string, change: Change, mode: number):
  * @returns whether anything was written
  */
 export function updateFile(ops: AsyncFileOps, path: string, change: Change, options: LockOptions & { mode?: number } = {}): Promise<boolean> {
-  return withLock(ops, lockPathFor(path), () => runAsync(applyChange(ops, path, change, options.mode ?? PRIVATE_FILE_MODE)), options);
+  return withLock(ops, lockPathFor(path), (held) => runAsync(applyChange(ops, held, path, change, options.mode ?? PRIVATE_FILE_MODE)), options);
 }
 
 /**
@@ -117,5 +160,5 @@ export function updateFile(ops: AsyncFileOps, path: string, change: Change, opti
  * @returns whether anything was written
  */
 export function updateFileSync(ops: SyncFileOps, path: string, change: Change, options: LockOptions & { mode?: number } = {}): boolean {
-  return withLockSync(ops, lockPathFor(path), () => runSync(applyChange(ops, path, change, options.mode ?? PRIVATE_FILE_MODE)), options);
+  return withLockSync(ops, lockPathFor(path), (held) => runSync(applyChange(ops, held, path, change, options.mode ?? PRIVATE_FILE_MODE)), options);
 }

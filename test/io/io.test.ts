@@ -3,13 +3,14 @@
 // temporary file, a killed writer's temporary files go with the next write, an abandoned lock is
 // recovered, a held one is waited for, and several processes updating one file lose nothing.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  KeyedQueue, LockTimeoutError, lockPathFor, nodeFileOps, nodeFileOpsSync, runAsync, runSync, stage, settle, tempName, updateFile, updateFileSync,
-  withLock, withLockSync, writeAtomic, type AsyncFileOps, type FileOps, type SyncFileOps,
+  KeyedQueue, LockLostError, LockPathError, LockTimeoutError, lockPathFor, nodeFileOps, nodeFileOpsSync, runAsync, runSync, stage, settle, tempName, thisProcess,
+  updateFile, updateFileSync, withLock, withLockSync, writeAtomic, type AsyncFileOps, type FileOps, type SyncFileOps,
 } from '../../src/io/index.js';
 import { built, runScript } from '../support/processes.js';
 
@@ -26,6 +27,11 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array | undefined) => (data === undefined ? undefined : new TextDecoder().decode(data));
 const read = (path: string) => readFileSync(path, 'utf8');
 const names = (dir: string) => readdirSync(dir).sort();
+/** Sets a file's modification time `ms` into the past (negative: the future). */
+const ago = (path: string, ms: number) => {
+  const when = new Date(Date.now() - ms);
+  utimesSync(path, when, when);
+};
 
 type Op = keyof FileOps;
 /** `ops` with the next matching call of an operation failing once, and every call recorded. */
@@ -121,14 +127,15 @@ describe('the cross-process lock', () => {
     expect(read(lock)).toContain('"theirs"');
   });
 
-  it('item 3: a lock left by a process that died is taken over at once; one from another host once it is older than staleMs', async () => {
+  it('item 3: a lock left by a process that died is taken over at once; one from another host once it has not been refreshed for staleMs', async () => {
     const dir = tempDir();
     const lock = lockPathFor(join(dir, 'f'));
     const deadPid = 2 ** 30; // above any pid_max
-    writeFileSync(lock, JSON.stringify({ pid: deadPid, host: hostname(), since: Date.now(), token: 'dead' }));
+    writeFileSync(lock, JSON.stringify({ ...thisProcess(), pid: deadPid, since: Date.now(), token: 'dead' }));
     expect(await withLock(nodeFileOps, lock, async () => read(lock), { timeoutMs: 1000 })).not.toContain('"dead"');
     expect(names(dir)).toEqual([]);
     writeFileSync(lock, JSON.stringify({ pid: 1, host: 'elsewhere', since: Date.now() - 60_000, token: 'old' }));
+    ago(lock, 60_000);
     expect(withLockSync(nodeFileOpsSync, lock, () => 'taken', { timeoutMs: 1000, staleMs: 30_000 })).toBe('taken');
     writeFileSync(lock, 'garbage');
     expect(await withLock(nodeFileOps, lock, async () => 'waited', { timeoutMs: 30 }).catch((e: unknown) => (e as Error).name)).toBe('LockTimeoutError');
@@ -175,6 +182,148 @@ describe('the cross-process lock', () => {
       }
     });
     expect((inner as Error).message).toBe(`withLockSync: ${lock} is held by an async task of this process`);
+  });
+});
+
+describe('issue 32: a lock wait never spins, and never robs a live holder', () => {
+  // In a child process: on the code before this fix the wait spun without sleeping (30 s, or forever),
+  // which would block this worker; the deadline turns a spin into a failure.
+  const SPIN_SCRIPT = `
+    const { mkdirSync, mkdtempSync, utimesSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const io = await import(${JSON.stringify(built('io/index.js'))});
+    const at = (path, ms) => { const t = new Date(Date.now() - ms); utimesSync(path, t, t); };
+    const results = [];
+    for (const mode of ['sync', 'async']) {
+      for (const kind of ['file', 'directory', 'future']) {
+        const dir = mkdtempSync(join(tmpdir(), 'spin-'));
+        const lock = io.lockPathFor(join(dir, 'state.json'));
+        writeFileSync(lock, JSON.stringify({ ...io.thisProcess(), pid: 2 ** 30, since: Date.now(), token: 'dead' }));
+        if (kind === 'directory') mkdirSync(lock + '.break'); else writeFileSync(lock + '.break', '');
+        if (kind === 'future') at(lock + '.break', -3_600_000);
+        const counts = { sleep: 0, createExclusive: 0 };
+        const base = mode === 'sync' ? io.nodeFileOpsSync : io.nodeFileOps;
+        const ops = { ...base, sleep: (ms) => (counts.sleep++, base.sleep(ms)), createExclusive: (...a) => (a[0] === lock && counts.createExclusive++, base.createExclusive(...a)) };
+        const take = (options) => mode === 'sync'
+          ? Promise.resolve().then(() => io.withLockSync(ops, lock, () => 'acquired', options))
+          : io.withLock(ops, lock, async () => 'acquired', options);
+        const outcome = (p) => p.then((v) => v, (e) => e.name + ': ' + e.message.split(dir).join('<dir>').replace(/waited \\d+ ms/, 'waited N ms'));
+        const first = await outcome(take({ timeoutMs: 300, staleMs: 30_000 }));
+        // The break file abandoned: aged (a file), or watched unchanged for staleMs (a future time).
+        if (kind === 'file') at(lock + '.break', 60_000);
+        const second = await outcome(take({ timeoutMs: kind === 'directory' ? 300 : 5000, staleMs: kind === 'future' ? 200 : 30_000 }));
+        results.push({ mode, kind, first, second, counts });
+      }
+    }
+    console.log(JSON.stringify(results));
+  `;
+
+  it('item 1: a dead holder plus a leftover .break (a file, a directory, a future mtime) makes both paths sleep and end at the timeout, then recover once the break file is abandoned', async () => {
+    const run = await runScript(SPIN_SCRIPT, [], 30_000);
+    expect([run.timedOut, run.stderr]).toEqual([false, '']);
+    const results = JSON.parse(run.stdout) as { mode: string; kind: string; first: string; second: string; counts: { sleep: number; createExclusive: number } }[];
+    const held = (kind: string) => `LockTimeoutError: <dir>/.state.json.lock is held by a process that is gone, process ${2 ** 30} on ${hostname()}; waited N ms${kind === 'directory' ? '; <dir>/.state.json.lock.break is a directory and keeps the lock from being taken over: remove it' : ''}`;
+    expect(results.map((r) => [r.mode, r.kind, r.first, r.second])).toEqual(['sync', 'async'].flatMap((mode) => [
+      [mode, 'file', held('file'), 'acquired'],
+      [mode, 'directory', held('directory'), held('directory')],
+      [mode, 'future', held('future'), 'acquired'],
+    ]));
+    // Every turn of the wait sleeps, except at most two quick retries after progress.
+    for (const r of results) expect(r.counts.createExclusive, `${r.mode} ${r.kind}`).toBeLessThanOrEqual(3 * (r.counts.sleep + 1));
+  });
+
+  it('item 2: a holder in another PID namespace is not judged by its pid: its lock is waited for while refreshed, taken once it is not', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    // What a process in a container sharing the host name and the DSH home writes: its pid means nothing here.
+    writeFileSync(lock, JSON.stringify({ ...thisProcess(), pid: 2 ** 30, pidns: 'pid:[1]', since: Date.now(), token: 'container' }));
+    const error = await withLock(nodeFileOps, lock, async () => new Error('robbed'), { timeoutMs: 100 }).catch((e: unknown) => e as Error);
+    expect(error.message).toMatch(new RegExp(`is held by process ${2 ** 30} on ${hostname()} \\(another PID namespace\\); waited \\d+ ms$`));
+    expect(() => withLockSync(nodeFileOpsSync, lock, () => 'robbed', { timeoutMs: 50 })).toThrow(LockTimeoutError);
+    ago(lock, 31_000);
+    expect(withLockSync(nodeFileOpsSync, lock, () => read(lock), { timeoutMs: 1000 })).not.toContain('container');
+  });
+
+  it('item 2: a holder on this host is judged by its pid alone: alive (stopped, lock hours old) it is never robbed; a pid now used by a later process is gone', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    // A real holder that stops itself (Ctrl-Z) while it holds the lock.
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', `
+      const { withLock, nodeFileOps } = await import(${JSON.stringify(built('io/index.js'))});
+      await withLock(nodeFileOps, process.argv[1], async () => { process.stdout.write('held'); process.kill(process.pid, 'SIGSTOP'); });
+    `, '--', lock], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise((resolve) => holder.stdout.once('data', resolve));
+      await expect.poll(() => readFileSync(`/proc/${holder.pid}/stat`, 'latin1').split(') ')[1]![0]).toBe('T');
+      ago(lock, 3_600_000);
+      for (const staleMs of [30_000, 0]) {
+        const error = await withLock(nodeFileOps, lock, async () => new Error('robbed'), { timeoutMs: 100, staleMs }).catch((e: unknown) => e as Error);
+        expect(error.message).toMatch(new RegExp(`is held by process ${holder.pid} on ${hostname()}; waited \\d+ ms$`));
+      }
+      const exited = new Promise((resolve) => holder.once('exit', resolve));
+      holder.kill('SIGCONT');
+      await exited;
+      expect(names(dir)).toEqual([]);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+    // The parent runs, but its pid's start time is not the one recorded: a later process got the pid.
+    writeFileSync(lock, JSON.stringify({ ...thisProcess(), pid: process.ppid, start: '1', since: Date.now(), token: 'reused' }));
+    expect(await withLock(nodeFileOps, lock, async () => read(lock), { timeoutMs: 1000 })).not.toContain('reused');
+  });
+
+  it('item 2: the holder refreshes its lock while it holds it, and a holder robbed meanwhile commits nothing (sync and async)', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    await withLock(nodeFileOps, lock, async () => {
+      const before = readFileSync(lock);
+      ago(lock, 60_000);
+      await expect.poll(() => Date.now() - statSync(lock).mtimeMs < 30_000, { timeout: 5000 }).toBe(true);
+      expect(readFileSync(lock)).toEqual(before);
+    }, { staleMs: 100 });
+    for (const [mode, update] of [
+      ['async', (path: string, change: (c: Uint8Array | undefined) => Uint8Array) => updateFile(nodeFileOps, path, change)],
+      ['sync', (path: string, change: (c: Uint8Array | undefined) => Uint8Array) => Promise.resolve().then(() => updateFileSync(nodeFileOpsSync, path, change))],
+    ] as const) {
+      const path = join(dir, `${mode}.json`);
+      writeFileSync(path, 'before');
+      // While this holder is between its read and its write, another process judges its lock
+      // abandoned, takes it, and saves.
+      const error = await update(path, () => {
+        rmSync(lockPathFor(path));
+        writeFileSync(lockPathFor(path), JSON.stringify({ ...thisProcess(), pid: process.ppid, since: Date.now(), token: 'thief' }));
+        writeFileSync(path, 'the other process saved this');
+        return bytes('stale overwrite');
+      }).catch((e: unknown) => e);
+      expect([mode, error]).toEqual([mode, new LockLostError(lockPathFor(path))]);
+      expect([read(path), read(lockPathFor(path))]).toEqual(['the other process saved this', expect.stringContaining('"thief"')]);
+      rmSync(lockPathFor(path));
+    }
+    expect(names(dir)).toEqual(['async.json', 'sync.json']);
+  });
+
+  it('item 7: a lock from another host is judged by its refreshes, not its clock: a future since with a 2 h old mtime is taken; a future mtime once watched unchanged for staleMs', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    const skewed = (token: string) => JSON.stringify({ pid: 1, host: 'elsewhere', boot: 'another-kernel', pidns: 'pid:[1]', start: '5', since: Date.now() + 7_200_000, token });
+    writeFileSync(lock, skewed('ahead'));
+    ago(lock, 7_200_000);
+    expect(await withLock(nodeFileOps, lock, async () => read(lock), { timeoutMs: 1000 })).not.toContain('ahead');
+    writeFileSync(lock, skewed('future mtime'));
+    ago(lock, -7_200_000);
+    expect(await withLock(nodeFileOps, lock, async () => 'waited', { timeoutMs: 50, staleMs: 200 }).catch((e: unknown) => (e as Error).name)).toBe('LockTimeoutError');
+    expect(withLockSync(nodeFileOpsSync, lock, () => read(lock), { timeoutMs: 5000, staleMs: 200 })).not.toContain('future mtime');
+  });
+
+  it('item 12: something other than a file at the lock path fails at once with LockPathError, in both paths', async () => {
+    const dir = tempDir();
+    const lock = lockPathFor(join(dir, 'f'));
+    mkdirSync(lock);
+    const expected = new LockPathError(lock, 'a directory');
+    expect(expected.message).toBe(`${lock} is a directory, not a lock file; nothing can take the lock until it is removed`);
+    await expect(withLock(nodeFileOps, lock, async () => 'no', { timeoutMs: 60_000 })).rejects.toEqual(expected);
+    expect(() => withLockSync(nodeFileOpsSync, lock, () => 'no', { timeoutMs: 60_000 })).toThrow(expected);
   });
 });
 

@@ -6,7 +6,7 @@
 // sees is a structured code naming virtual paths only, never the host's DSH home. An editor that
 // changes MEMORY.md without the lock is caught by a re-read after the new index is staged.
 
-import { LockTimeoutError, lockPathFor, withLock, type LockOptions } from '../../io/index.js';
+import { LockLostError, LockPathError, LockTimeoutError, lockPathFor, withLock, type Held, type LockOptions } from '../../io/index.js';
 import { checkPath, UnsafePathError, type CheckedPath, type MemoryDisk } from './disk.js';
 import { checkWritable, compareCodePoints, encodeText, isMemoryError, memoryError, readTextFile, type MemoryError, type TextFile } from './content.js';
 import { appendEntry, entryLine, INDEX_HEADER, removeEntries, syncEntries } from './index-file.js';
@@ -279,8 +279,8 @@ export class MemoryStore {
    * it created. Thrown failures become structured errors naming virtual paths only.
    */
   #write(rawPath: unknown, task: (tx: Transaction) => Promise<StoreResult>): Promise<StoreResult> {
-    const run = async (): Promise<StoreResult> => {
-      const tx = new Transaction(this.disk, this.memdir);
+    const run = async (held: Held): Promise<StoreResult> => {
+      const tx = new Transaction(this.disk, this.memdir, held);
       try {
         const result = await task(tx);
         if (!result.ok) await tx.abandon();
@@ -309,7 +309,14 @@ function shownPath(rawPath: unknown): string {
 function failure(error: unknown, virtual: string, action: string): MemoryError {
   if (error instanceof UnsafePathError) return memoryError('INVALID_PATH', error.message);
   if (error instanceof LockTimeoutError) {
-    return memoryError('IO_ERROR', `another process kept this project's memory directory locked for ${error.waitedMs} ms (${error.holder}); nothing was changed, try again`);
+    const blocked = error.breakBlocked !== undefined ? `; a leftover break file beside the lock is ${error.breakBlocked} and keeps it from being taken over` : '';
+    return memoryError('IO_ERROR', `another process kept this project's memory directory locked for ${error.waitedMs} ms (${error.holder})${blocked}; nothing was changed, try again`);
+  }
+  if (error instanceof LockLostError) {
+    return memoryError('IO_ERROR', `another process took over this project's memory lock while this command held it (judged abandoned: not refreshed for too long); nothing was changed, try again`);
+  }
+  if (error instanceof LockPathError) {
+    return memoryError('IO_ERROR', `this project's memory lock cannot be taken: its lock file's path holds ${error.what}; nothing was changed`);
   }
   const disk = error instanceof DiskError ? error : undefined;
   const code = disk?.code ?? errnoCode(error);

@@ -8,7 +8,7 @@
 // directory's lock (io/lock.ts) for the whole transaction.
 
 import { getSystemErrorMap } from 'node:util';
-import { commit, discard, ensureDirectory, removeQuietly, runAsync, stage, tempName, type Staged } from '../../io/index.js';
+import { commit, confirm, discard, ensureDirectory, removeQuietly, runAsync, stage, tempName, type Held, type Staged } from '../../io/index.js';
 import { DIR_MODE, ensureParents, FILE_MODE, removeCreated, type MemoryDisk } from './disk.js';
 
 /** A file system failure, with the virtual path it concerns and what was being done to it. */
@@ -50,7 +50,12 @@ export class Transaction {
   readonly #steps: Step[] = [];
   #index: { readonly virtual: string; readonly staged: Staged } | undefined;
 
-  constructor(readonly disk: MemoryDisk, readonly memdir: string) {}
+  /**
+   * @param disk the file operations
+   * @param memdir the project's memory directory
+   * @param held the directory's lock, confirmed still ours before anything is published (none: not checked)
+   */
+  constructor(readonly disk: MemoryDisk, readonly memdir: string, readonly held?: Held) {}
 
   /** Creates the memory directory and the parent directories of `segments` (remembered, to remove them on failure). */
   async parents(virtual: string, segments: readonly string[]): Promise<void> {
@@ -102,6 +107,8 @@ export class Transaction {
         step.backup = await this.#attempt(step.virtual, 'written', () => runAsync(stage(this.disk, step.staged.path, step.old!, FILE_MODE, false)));
       }
     }
+    // A holder robbed of the lock while it could not refresh it (stopped) publishes nothing: LockLostError.
+    if (this.held !== undefined) await runAsync(confirm(this.disk, this.held));
     const done: Step[] = [];
     for (const step of this.#steps) {
       try {
