@@ -137,10 +137,10 @@ profiles.command('serve')
   .description('serve the context-profiles panel on loopback for your $DSH_HOME (edits its session-context-config.json)')
   .option('--port <n>', 'the port on 127.0.0.1 (0: any free port)', nonNegativeInteger('--port'), 4311)
   .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
-  .addHelpText('after', '\nThe panel lists the tools this package\'s plugins and the first-party file tools register; group and\nserver states apply to every tool DSH has. Stop it with Ctrl-C.')
+  .addHelpText('after', '\nThe panel lists the tools this package\'s plugins and the first-party file tools register; group and\nserver states apply to every tool DSH has. Open the link it prints: it carries this server\'s access\ntoken (a new one each start), without which the panel and its API answer no one. Stop it with Ctrl-C.')
   .action(async (opts: { port: number; dshHome?: string }) => {
     const server = await serveProfiles({ port: opts.port, environment: processEnvironment(), ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}) });
-    print(`context-profiles panel: ${server.url}\nstate file: ${server.stateFile}\n(Ctrl-C to stop)`);
+    print(`context-profiles panel: ${server.url}\n(the link carries this server's access token: keep it to yourself)\nstate file: ${server.stateFile}\n(Ctrl-C to stop)`);
     await new Promise<void>((resolve) => {
       const stop = (): void => void server.close().then(resolve);
       process.once('SIGINT', stop);

@@ -143,8 +143,10 @@ export function systemText(assembly: PromptAssembly): string {
 
 function interpolate(text: string, variables: Record<string, string | undefined>, where: string): string {
   return text.replace(/\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g, (_, name: string) => {
-    const value = variables[name];
-    if (value === undefined) throw new Error(`${where} references ${name in variables ? 'undefined' : 'unknown'} variable "${name}"`);
+    // As DSH: only a registered variable counts, never a name Object.prototype answers (`constructor`).
+    const registered = Object.hasOwn(variables, name);
+    const value = registered ? variables[name] : undefined;
+    if (value === undefined) throw new Error(`${where} references ${registered ? 'undefined' : 'unknown'} variable "${name}"`);
     return value;
   });
 }

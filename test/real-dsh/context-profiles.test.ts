@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinProfiles, type Profile, type ToolState } from '../../src/plugins/context-profiles/index.js';
+import { builtinProfiles, TOKEN_HEADER, type Profile, type ToolState } from '../../src/plugins/context-profiles/index.js';
 import { TOOL_SEARCH } from '../../src/plugins/context-profiles/placeholders.js';
 import { firstSentence, groupOf } from '../../src/plugins/context-profiles/resolve.js';
 import { TRANSLATE_SYSTEM } from '../../src/plugins/context-profiles/translate.js';
@@ -31,23 +31,35 @@ function readState(host: DshHost): { lastUsedId: string; profiles: Profile[]; se
   return JSON.parse(readFileSync(join(host.dshHome, STATE), 'utf8')) as never;
 }
 
-/** The API of a panel (DSH's own server or `dsh-context profiles serve`) at `base`. */
-function panelApi(base: string) {
+/** The access token DSH's own server hands to the panel page at `base` (issue 32, item 4). */
+async function pageToken(base: string): Promise<string> {
+  const page = await (await fetch(`${base}/session-context-config/`)).text();
+  return (JSON.parse(/<script type="application\/json" id="boot">(.*?)<\/script>/.exec(page)![1]!) as { token: string }).token;
+}
+
+/** Headers that carry a panel server's access token. */
+const withToken = (token: string, headers: Record<string, string> = {}) => ({ [TOKEN_HEADER]: token, ...headers });
+
+/** The API of a panel (DSH's own server or `dsh-context profiles serve`) at `base`, with its token. */
+function panelApi(base: string, token: string) {
   const api = `${base}/session-context-config/api`;
   return {
-    state: async () => (await (await fetch(`${api}/state`)).json()) as { revision: string; lastUsedId: string; profiles: Profile[]; baseline: unknown; load: { kind: string; keptAt?: string; problems?: string[] } },
+    state: async () => (await (await fetch(`${api}/state`, { headers: withToken(token) })).json()) as { revision: string; lastUsedId: string; profiles: Profile[]; baseline: unknown; load: { kind: string; keptAt?: string; problems?: string[] } },
     save: async (body: unknown) => {
-      const response = await fetch(`${api}/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${api}/state`, { method: 'POST', headers: withToken(token, { 'content-type': 'application/json' }), body: JSON.stringify(body) });
       if (response.status !== 200) throw new Error(`POST /state: ${response.status} ${await response.text()}`);
     },
   };
 }
 
+/** The panel API on DSH's own web server at `base`. */
+const dshPanel = async (base: string) => panelApi(base, await pageToken(base));
+
 /** `dsh-context profiles serve` on the host's DSH home (a second process's worth of writer: its own store). */
 async function servePanel(host: DshHost) {
   const served = await serveProfiles({ port: 0, environment: { env: { DSH_HOME: host.dshHome }, homedir: host.home, processCwd: host.cwd } });
   closers.push(served.close);
-  return panelApi(new URL(served.url).origin);
+  return panelApi(new URL(served.url).origin, served.token);
 }
 
 /** The lines context-profiles logged in the running DSH process (DSH itself shows no plugin warning). */
@@ -184,7 +196,7 @@ describe('the panel and API on DSH’s web server (CP-37, CP-38, CP-UI)', () => 
     await host.run('first', [{ text: 'one' }]);
     // The web preset composes the tools in its own scope: lean still hides orchestration and goal.
     expect(names(host.requests[0]!)).toEqual(STANDARD_TOOLS.filter((t) => !['todo_write', 'exit_plan_mode', 'workflow', 'ralph', 'create_goal', 'get_goal', 'update_goal'].includes(t)));
-    const session = await (await fetch(`${host.webUrl}/session-context-config/api/session?id=${host.sessionId}`)).json() as { profile: string; tools: Record<string, string> };
+    const session = await (await fetch(`${host.webUrl}/session-context-config/api/session?id=${host.sessionId}`, { headers: withToken(await pageToken(host.webUrl!)) })).json() as { profile: string; tools: Record<string, string> };
     expect([session.profile, session.tools.bash, session.tools.todo_write, Object.keys(session.tools).sort()]).toEqual(['lean', 'inject', 'hidden', STANDARD_TOOLS]);
     const page = await browser.newPage();
     try {
@@ -219,7 +231,8 @@ describe('the panel and API on DSH’s web server (CP-37, CP-38, CP-UI)', () => 
     await host.run('hi', [{ text: 'ok' }]);
     const before = (await host.session()).events.length;
     const titles = host.auxiliaryRequests.length;
-    const post = () => fetch(`${host.webUrl}/session-context-config/api/translate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Read a file.' }) }).then((r) => r.json());
+    const token = await pageToken(host.webUrl!);
+    const post = () => fetch(`${host.webUrl}/session-context-config/api/translate`, { method: 'POST', headers: withToken(token, { 'content-type': 'application/json' }), body: JSON.stringify({ text: 'Read a file.' }) }).then((r) => r.json());
     expect(await post()).toEqual({ ok: true, zh: 'Scripted session' });
     expect(await post()).toEqual({ ok: true, zh: 'Scripted session' });
     const calls = host.auxiliaryRequests.slice(titles);
@@ -229,15 +242,24 @@ describe('the panel and API on DSH’s web server (CP-37, CP-38, CP-UI)', () => 
     expect(stderrOf(host)).toBe('');
   });
 
-  it('CP-38 DSH’s server hands every path under the prefix to the plugin, which refuses a foreign Host and a cross-site request', async () => {
+  it('CP-38 issue 32 item 4: DSH’s server hands every path under the prefix to the plugin, which wants the token its page carries, refuses a foreign Host and a cross-site request, and cannot be framed', async () => {
     const host = dshHost({ ...WEB }).use('context-profiles');
     await host.start();
     const url = `${host.webUrl}/session-context-config/api/state`;
-    expect((await fetch(url)).status).toBe(200);
-    expect((await fetch(url, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
-    expect((await fetch(`${host.webUrl}/session-context-config/nope`)).status).toBe(404);
-    const post = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    const page = await fetch(`${host.webUrl}/session-context-config/`);
+    expect([page.status, page.headers.get('x-frame-options'), page.headers.get('content-security-policy')?.endsWith("frame-ancestors 'none'")]).toEqual([200, 'DENY', true]);
+    const token = await pageToken(host.webUrl!);
+    expect((await fetch(url)).status).toBe(401);
+    expect((await fetch(url, { headers: withToken(token) })).status).toBe(200);
+    expect((await fetch(url, { headers: withToken(token, { 'sec-fetch-site': 'cross-site' }) })).status).toBe(403);
+    expect((await fetch(`${host.webUrl}/session-context-config/nope`, { headers: withToken(token) })).status).toBe(404);
+    const post = await fetch(url, { method: 'POST', headers: withToken(token, { 'content-type': 'text/plain' }), body: '{}' });
     expect(post.status).toBe(415);
+    // A restarted DSH has a new token: the old one opens nothing.
+    await host.restart();
+    await host.start();
+    expect((await fetch(`${host.webUrl}/session-context-config/api/state`, { headers: withToken(token) })).status).toBe(401);
+    expect((await fetch(`${host.webUrl}/session-context-config/api/state`, { headers: withToken(await pageToken(host.webUrl!)) })).status).toBe(200);
     expect(stderrOf(host)).toBe('');
   });
 });
@@ -272,7 +294,7 @@ describe('one state file, several writers (CP-14, CP-31, CP-37)', () => {
     // Both DSH processes start their sessions at the same time: two records race for the file.
     await Promise.all([headless.run('a', [{ text: 'a' }]), web.run('b', [{ text: 'b' }])]);
     const served = await servePanel(headless);
-    const onDsh = panelApi(web.webUrl!);
+    const onDsh = await dshPanel(web.webUrl!);
     const [a, b] = [await served.state(), await onDsh.state()];
     await Promise.all([
       served.save({ profiles: withTool(a.profiles, 'lean', 'grep', 'off'), lastUsedId: a.lastUsedId, baseline: a.baseline, revision: a.revision }),
@@ -314,17 +336,15 @@ describe('state-file mistakes in real DSH (CP-31)', () => {
     mkdirSync(host.dshHome, { recursive: true });
     expect(spawnSync('mkfifo', [join(host.dshHome, STATE)]).status).toBe(0);
     await host.run('hi', [{ text: 'ok' }]);
-    const state = await panelApi(host.webUrl!).state();
+    const state = await (await dshPanel(host.webUrl!)).state();
     const reason = 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file';
     expect(state.load).toEqual({ kind: 'refused', reason });
-    const save = await fetch(`${host.webUrl}/session-context-config/api/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lastUsedId: 'lean' }) });
+    const save = await fetch(`${host.webUrl}/session-context-config/api/state`, { method: 'POST', headers: withToken(await pageToken(host.webUrl!), { 'content-type': 'application/json' }), body: JSON.stringify({ lastUsedId: 'lean' }) });
     expect(save.status).toBe(503);
     expect(spawnSync('test', ['-p', join(host.dshHome, STATE)]).status).toBe(0);
     const path = join(host.dshHome, STATE);
-    expect(await ours(host)).toEqual([
-      `context-profiles: ${path} ${reason}; the defaults are in use and nothing will be saved`,
-      `context-profiles: could not record profile "none" for session ${host.sessionId}: not saving: ${path} ${reason}`,
-    ]);
+    // Logged once: the session record is not attempted against a refused path.
+    expect(await ours(host)).toEqual([`context-profiles: ${path} ${reason}; the defaults are in use and nothing will be saved`]);
     expect(stderrOf(host)).toBe('');
   });
 

@@ -28,9 +28,13 @@ describe('sections', () => {
     const off2 = sp.section({ name: 's', order: 0, text: '{{nope}}' });
     await expect(sp.assemble()).rejects.toThrow('system prompt section "s" references unknown variable "nope"');
     off2();
-    sp.section({ name: 's', order: 0, text: '{{missing}}' });
+    const off3 = sp.section({ name: 's', order: 0, text: '{{missing}}' });
     await expect(sp.assemble()).rejects.toThrow('system prompt section "s" references undefined variable "missing"');
+    off3();
     expect(() => sp.variable('Bad', () => '')).toThrow('system prompt variable name "Bad" must match /^[a-z][a-z0-9_]*$/');
+    // Issue 32 item 13: as in DSH, only a registered variable counts, never a name Object.prototype answers.
+    sp.section({ name: 's', order: 0, text: '{{constructor}}' });
+    await expect(sp.assemble()).rejects.toThrow('system prompt section "s" references unknown variable "constructor"');
   });
 
   it('§8 an agent-scoped section shadows the global one of the same name; a duplicate in one layer throws', async () => {

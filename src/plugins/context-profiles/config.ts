@@ -8,18 +8,29 @@ import { resolveDshHome, type DshHome, type HomeEnvironment } from '../../host/i
 export interface Config {
   /** Harness home holding `session-context-config.json`; default `$DSH_HOME`, else `~/.dsh`. */
   dshHome?: string;
+  /**
+   * Peer addresses besides loopback that may reach the panel and its API (DSH's web profile served
+   * to a LAN with `--host 0.0.0.0`); each also needs its Host authority in `panelHosts`. Default: none.
+   */
+  panelPeers?: string[];
+  /** Host authorities (`host` or `host:port`) besides loopback the panel's fence accepts. Default: none. */
+  panelHosts?: string[];
 }
 
 export const Config: Schema<Config> = Schema.object({
   dshHome: Schema.string().description('Harness home holding session-context-config.json; `~` expands to the OS home. Default: $DSH_HOME, else ~/.dsh.'),
+  panelPeers: Schema.array(String).description('Peer IP addresses besides loopback that may reach the panel (e.g. a LAN browser of DSH\'s web profile). Default: none.'),
+  panelHosts: Schema.array(String).description('Host authorities (host or host:port) besides loopback the panel accepts. Default: none.'),
 }) as unknown as Schema<Config>;
 
 /** The config after normalization. */
 export interface ResolvedConfig {
   readonly dshHome: DshHome;
+  readonly panelPeers: readonly string[];
+  readonly panelHosts: readonly string[];
 }
 
 /** Resolves the home once per mount (X-10). */
 export function resolveConfig(config: Config, environment: HomeEnvironment): ResolvedConfig {
-  return { dshHome: resolveDshHome(config?.dshHome, environment) };
+  return { dshHome: resolveDshHome(config?.dshHome, environment), panelPeers: config?.panelPeers ?? [], panelHosts: config?.panelHosts ?? [] };
 }

@@ -7,6 +7,7 @@ import {
 } from '../../host/index.js';
 import { EnvironmentProbe, renderFacts } from './environment.js';
 import { CHANNEL_KINDS, CONTEXT_SWITCHES, ENVIRONMENT_CONTEXT, NONE, type Baseline, type Profile } from './model.js';
+import { fromEntries } from './json.js';
 import { StateError } from './normalize.js';
 import { definitionTokens, placeholderOf, schemaChars, tokenEstimate } from './placeholders.js';
 import { filterAssembly, registerShadows } from './prompt.js';
@@ -213,21 +214,25 @@ export class Profiles {
    */
   catalog(id?: string): CatalogEntry[] {
     const root = (id !== undefined ? this.#roots.get(id) : undefined) ?? [...this.#roots.values()].at(-1);
+    const profiles = this.store.state.profiles;
     return (root !== undefined ? root.tools.catalog() : globalCatalog(this.ctx)).map((def) => {
       const tool = def as CatalogTool;
-      const states: Record<string, { effective: string; overridden: boolean; summary: string }> = {};
-      for (const p of this.store.state.profiles) states[p.id] = { effective: effectiveState(p, tool), overridden: overridden(p, tool), summary: deferralSummary(p, tool) };
+      const states = profiles.map((p) => [p.id, { effective: effectiveState(p, tool), overridden: overridden(p, tool), summary: deferralSummary(p, tool) }] as const);
       const server = serverOf(tool);
       // Exact DeepSeek V3 tokens of what each profile sends for it: the definition, its placeholder, nothing.
       const full = definitionTokens(def);
-      const sent: Record<string, number> = {};
-      for (const p of this.store.state.profiles) {
-        const state = states[p.id]!;
-        sent[p.id] = state.effective === 'inject' ? full : state.effective === 'defer' ? definitionTokens(placeholderOf(def, state.summary)) : 0;
-      }
+      // A placeholder depends only on the definition and its summary: counted once per summary, not per profile.
+      const placeholderTokens = new Map<string, number>();
+      const placeholder = (summary: string): number => {
+        let tokens = placeholderTokens.get(summary);
+        if (tokens === undefined) placeholderTokens.set(summary, (tokens = definitionTokens(placeholderOf(def, summary))));
+        return tokens;
+      };
+      // Keyed by profile id (user data): built from entries, so an id such as `__proto__` is an ordinary key (item 13).
+      const sent = fromEntries(states.map(([id, state]) => [id, state.effective === 'inject' ? full : state.effective === 'defer' ? placeholder(state.summary) : 0]));
       return {
         name: def.name, description: def.description, group: groupOf(tool), ...(server !== undefined ? { server } : {}),
-        tokens: tokenEstimate(def), deepseekTokens: { full, sent }, states,
+        tokens: tokenEstimate(def), deepseekTokens: { full, sent }, states: fromEntries(states),
       };
     });
   }

@@ -1,13 +1,20 @@
 // The HTTP API under `/session-context-config/api` and the panel page (spec CP-37, CP-38): a plain
 // node:http request handler, registered as a prefix route on DSH's web server (index.ts) or served by
-// `dsh-context profiles serve`. Every request passes the trust fence first; a POST must be JSON.
+// `dsh-context profiles serve`. A request must come from loopback (or a configured peer), from this
+// user where the OS tells (peer.ts), and pass the Host/Origin fence; an API request must also carry
+// the server's access token (issue 32, item 4). A POST must be JSON, nested at most MAX_JSON_DEPTH
+// levels. No response may be framed.
 
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { codePointLength } from '../../engine/index.js';
 import type { Logger, RequestHandler, WebRoute } from '../../host/index.js';
 import type { Profiles } from './controller.js';
-import { ADDITIONAL_RULES, GROUPS, RULE_TEXTS } from './model.js';
-import { StateError } from './normalize.js';
-import { PANEL_HTML } from './panel.js';
+import { parseJson } from './json.js';
+import { ADDITIONAL_RULES, GROUPS, RULE_TEXTS, STATE_LIMITS } from './model.js';
+import { shown, StateError } from './normalize.js';
+import { panelHtml, PANEL_CSP } from './panel.js';
+import { isLoopbackAddress, peerUser, plainAddress } from './peer.js';
 import type { Translator } from './translate.js';
 import { definitionTokens, TOOL_SEARCH_SCHEMA } from './placeholders.js';
 
@@ -16,17 +23,41 @@ export const PREFIX = '/session-context-config';
 export const API = `${PREFIX}/api`;
 /** The largest request body accepted, in bytes. */
 export const MAX_BODY_BYTES = 1 << 21;
+/** The request header that carries the server's access token. */
+export const TOKEN_HEADER = 'x-context-profiles-token';
 /** The largest dotted-quad part. */
 const MAX_OCTET = 255;
+/** Random bytes of an access token (base64url: 43 characters). */
+const TOKEN_BYTES = 32;
 
 /** What the handler serves from. */
 export interface ApiOptions {
   readonly profiles: Profiles;
   readonly translator: Translator;
-  /** A trust fence; absent → `loopbackTrusted` (CP-38). */
+  /** A Host/Origin trust fence; absent → `trustFence(trustedHosts)` (CP-38). */
   readonly trusted?: (req: IncomingMessage) => boolean;
   /** Where a route's unexpected failure is reported (it is answered 500). */
   readonly logger?: Pick<Logger, 'warn'>;
+  /** The server's access token, which every API request must carry in TOKEN_HEADER; absent → a fresh random one (`newToken`). */
+  readonly token?: string;
+  /**
+   * Whether the panel page carries the token. DSH's own server: yes (its user opens the page with no
+   * other channel; peers and other users are kept out before the page is served). `profiles serve`:
+   * no, the link it prints carries it (`#token=` in the fragment, which no request sends).
+   */
+  readonly tokenInPage?: boolean;
+  /** Peer addresses besides loopback allowed to connect (exact, as the socket reports them; IPv4-mapped forms match their IPv4). */
+  readonly trustedPeers?: readonly string[];
+  /** Host authorities (`host` or `host:port`) besides loopback the default fence accepts. */
+  readonly trustedHosts?: readonly string[];
+}
+
+/**
+ * A fresh access token for a panel server.
+ * @returns 43 base64url characters (256 random bits).
+ */
+export function newToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
 }
 
 /** Whether a WHATWG-normalized hostname is loopback: `localhost`, `[::1]`, or an IPv4 address in 127/8. */
@@ -47,27 +78,48 @@ function isLoopbackHostname(hostname: string): boolean {
  * @returns whether it may reach the API.
  */
 export function loopbackTrusted(req: IncomingMessage): boolean {
-  const host = req.headers.host;
-  if (typeof host !== 'string' || host === '') return false;
-  let authority: URL;
-  try {
-    authority = new URL(`http://${host}`);
-  } catch {
-    return false;
-  }
-  if (!isLoopbackHostname(authority.hostname)) return false;
-  if (req.headers['sec-fetch-site'] === 'cross-site') return false;
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === authority.host;
-  } catch {
-    return false;
-  }
+  return trustFence()(req);
 }
 
+/**
+ * The trust fence of `loopbackTrusted`, accepting besides loopback the Host authorities the user
+ * configured (`host` for any port, or `host:port`), as DSH's `--trusted-host` does for its `/api`.
+ * @param extraHosts - the configured authorities.
+ * @returns the fence.
+ */
+export function trustFence(extraHosts: readonly string[] = []): (req: IncomingMessage) => boolean {
+  const extra = new Set(extraHosts.map((h) => h.toLowerCase()));
+  return (req) => {
+    const host = req.headers.host;
+    if (typeof host !== 'string' || host === '') return false;
+    let authority: URL;
+    try {
+      authority = new URL(`http://${host}`);
+    } catch {
+      return false;
+    }
+    if (!isLoopbackHostname(authority.hostname) && !extra.has(authority.hostname) && !extra.has(authority.host)) return false;
+    if (req.headers['sec-fetch-site'] === 'cross-site') return false;
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    try {
+      return new URL(origin).host === authority.host;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** The headers every answer carries: never cached, never framed (clickjacking), never sniffed, no referrer. */
+const COMMON_HEADERS = {
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+} as const;
+
 function send(res: ServerResponse, status: number, body: unknown): true {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" }).end(JSON.stringify(body));
   return true;
 }
 
@@ -80,7 +132,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     chunks.push(chunk as Buffer);
   }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return parseJson(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
     throw new StateError(`request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -92,10 +144,19 @@ function param(url: URL, name: string): string {
   return value;
 }
 
-function field(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | null)?.[name];
-  if (typeof value !== 'string' || value === '') throw new StateError(`body field "${name}" must be a non-empty string, got ${JSON.stringify(value) ?? 'undefined'}`);
+function field(body: unknown, name: string, maxChars: number): string {
+  const value = body !== null && typeof body === 'object' && Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== 'string' || value === '') throw new StateError(`body field "${name}" must be a non-empty string, got ${value === undefined ? 'nothing' : shown(value)}`);
+  const length = codePointLength(value);
+  if (length > maxChars) throw new StateError(`body field "${name}" is ${length} characters; the limit is ${maxChars}`);
   return value;
+}
+
+/** Whether `given` is `token`, compared in constant time. */
+function tokenMatches(given: string | string[] | undefined, token: Buffer): boolean {
+  if (typeof given !== 'string') return false;
+  const bytes = Buffer.from(given);
+  return bytes.length === token.length && timingSafeEqual(bytes, token);
 }
 
 /**
@@ -124,22 +185,35 @@ async function snapshot(profiles: Profiles, sessionId: string | null) {
 
 /**
  * The API and panel handler. Resolves false for paths outside the prefix, so a host can chain it.
- * Errors answer with JSON `{ error }`: 400 bad input, 403 trust fence, 404 unknown session, profile
- * or route, 405 wrong method, 413 body too large, 415 a POST that is not `application/json`.
+ * Errors answer with JSON `{ error }`: 400 bad input, 401 a missing or wrong access token, 403 a
+ * peer that is not loopback (or configured) or is another user, or the trust fence, 404 unknown
+ * session, profile or route, 405 wrong method, 413 body too large, 415 a POST that is not
+ * `application/json`, 503 the state file cannot be written now.
  */
 export function createApiHandler(options: ApiOptions): RequestHandler {
-  const trusted = options.trusted ?? loopbackTrusted;
+  const trusted = options.trusted ?? trustFence(options.trustedHosts);
+  const peers = new Set((options.trustedPeers ?? []).map(plainAddress));
+  const token = Buffer.from(options.token ?? newToken());
+  const page = panelHtml(options.tokenInPage === true ? token.toString() : undefined);
   const { profiles, translator } = options;
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return false;
+    const peer = req.socket.remoteAddress ?? '';
+    if (!isLoopbackAddress(peer) && !peers.has(plainAddress(peer))) {
+      return send(res, 403, { error: `the panel answers this machine only: ${plainAddress(peer) || 'an unknown peer'} is not a loopback address (context-profiles' panelPeers config lists others)` });
+    }
+    if ((await peerUser(req.socket)) === 'other') return send(res, 403, { error: 'the panel answers its own user only: this connection comes from another user\'s process' });
     if (!trusted(req)) return send(res, 403, { error: 'request failed the connection trust check (Host/Origin)' });
     const method = req.method ?? 'GET';
     try {
       if (url.pathname === PREFIX || url.pathname === `${PREFIX}/`) {
         if (method !== 'GET') return send(res, 405, { error: `${method} is not allowed on ${url.pathname}` });
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PANEL_HTML);
+        res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PANEL_CSP }).end(page);
         return true;
+      }
+      if (!tokenMatches(req.headers[TOKEN_HEADER], token)) {
+        return send(res, 401, { error: 'the panel\'s access token is missing or wrong: open the link `dsh-context profiles serve` printed, or reload the panel from DSH' });
       }
       if (method === 'POST') {
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -153,7 +227,7 @@ export function createApiHandler(options: ApiOptions): RequestHandler {
           return send(res, 200, await snapshot(profiles, url.searchParams.get('id')));
         case 'POST /state': {
           const body = await readJson(req);
-          const revision = (body as { revision?: unknown } | null)?.revision;
+          const revision = body !== null && typeof body === 'object' && Object.hasOwn(body, 'revision') ? (body as { revision?: unknown }).revision : undefined;
           profiles.store.save(body, typeof revision === 'string' ? revision : undefined);
           return send(res, 200, await snapshot(profiles, url.searchParams.get('id')));
         }
@@ -161,8 +235,8 @@ export function createApiHandler(options: ApiOptions): RequestHandler {
           return send(res, 200, profiles.session(param(url, 'id')));
         case 'POST /session': {
           const body = await readJson(req);
-          const id = field(body, 'id');
-          profiles.choose(id, field(body, 'profile'));
+          const id = field(body, 'id', STATE_LIMITS.sessionIdChars);
+          profiles.choose(id, field(body, 'profile', STATE_LIMITS.idChars));
           return send(res, 200, profiles.session(id));
         }
         case 'GET /preview':
@@ -170,7 +244,7 @@ export function createApiHandler(options: ApiOptions): RequestHandler {
         case 'GET /assemble':
           return send(res, 200, await profiles.assemble(param(url, 'id')));
         case 'POST /translate':
-          return send(res, 200, await translator.translate(field(await readJson(req), 'text')));
+          return send(res, 200, await translator.translate(field(await readJson(req), 'text', Number.MAX_SAFE_INTEGER)));
         default: {
           const known = ['/state', '/session', '/preview', '/assemble', '/translate'].includes(url.pathname.slice(API.length));
           return known ? send(res, 405, { error: `${method} is not allowed on ${url.pathname}` }) : send(res, 404, { error: `no route ${url.pathname}` });

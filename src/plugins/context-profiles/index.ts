@@ -16,7 +16,8 @@ export type { Baseline, Effective, GroupState, Profile, Slot, State, ToolState }
 export { builtinProfiles, CONTEXT_SWITCHES, GROUP_IDS } from './model.js';
 export { Profiles } from './controller.js';
 export { StateStore } from './store.js';
-export { createApiHandler, loopbackTrusted, webRoute, API, PREFIX } from './http.js';
+export { createApiHandler, loopbackTrusted, newToken, TOKEN_HEADER, trustFence, webRoute, API, PREFIX } from './http.js';
+export type { ApiOptions } from './http.js';
 export { llmTranslation, Translator } from './translate.js';
 export type { TranslationModel } from './translate.js';
 
@@ -35,14 +36,18 @@ export const inject = ['tools', 'systemPrompt'];
  * @param config - the validated config.
  */
 export function apply(ctx: Context, config: Config): void {
-  const { dshHome } = resolveConfig(config, hostRuntime(ctx));
+  const { dshHome, panelPeers, panelHosts } = resolveConfig(config, hostRuntime(ctx));
   const store = new StateStore(dshHome.path, ctx.logger);
   store.load();
   const profiles = new Profiles(ctx, store);
   registerAdditionalRules(ctx, (agent) => profiles.baselineOf(agent));
   profiles.mount();
   mounted.set(ctx, profiles);
-  const route = webRoute(createApiHandler({ profiles, translator: new Translator(dshHome.path, llmTranslation(ctx)), logger: ctx.logger }));
+  // A fresh access token per mount, handed to the page DSH serves (http.ts).
+  const route = webRoute(createApiHandler({
+    profiles, translator: new Translator(dshHome.path, llmTranslation(ctx)), logger: ctx.logger,
+    tokenInPage: true, trustedPeers: panelPeers, trustedHosts: panelHosts,
+  }));
   ctx.inject([HostService.webServer], (web) => {
     const unregister = (web.get(HostService.webServer) as WebServer).register(route);
     web.effect(() => unregister, `${name}: routes`);

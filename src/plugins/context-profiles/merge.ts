@@ -3,7 +3,8 @@
 // `dsh-context profiles serve` — so each write re-reads the file under its lock and applies only
 // the change it carries. Pure functions over states; store.ts does the I/O.
 
-import { NONE, type Baseline, type Profile, type State } from './model.js';
+import { fromEntries } from './json.js';
+import { NONE, STATE_LIMITS, type Baseline, type Profile, type State } from './model.js';
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -12,12 +13,15 @@ function pick<T>(base: T, mine: T, theirs: T): T {
   return same(mine, base) ? theirs : mine;
 }
 
+/** The baseline field by field; keys this version does not define are the file's (a save never changes them). */
 function mergeBaseline(base: Baseline, mine: Baseline, theirs: Baseline): Baseline {
   return {
+    ...theirs,
     contract: pick(base.contract, mine.contract, theirs.contract),
     cardReceipt: pick(base.cardReceipt, mine.cardReceipt, theirs.cardReceipt),
     untrustedDownload: pick(base.untrustedDownload, mine.untrustedDownload, theirs.untrustedDownload),
     custom: {
+      ...theirs.custom,
       enabled: pick(base.custom.enabled, mine.custom.enabled, theirs.custom.enabled),
       text: pick(base.custom.text, mine.custom.text, theirs.custom.text),
     },
@@ -53,7 +57,8 @@ function mergeProfiles(base: readonly Profile[], mine: readonly Profile[], their
  * CP-37 POST /state against what is on disk now. `base` is the state the saving panel was shown,
  * `mine` what it saved (both normalized), `theirs` the file now. Only what the panel changed is
  * applied: profiles by id, `lastUsedId`, each additional-rule field; the session records are always
- * the file's (a save never carries them). Two panels (or a panel and a DSH process) that change
+ * the file's (a save never carries them), and so are top-level keys this version does not define;
+ * a profile's own unknown keys travel with it. Two panels (or a panel and a DSH process) that change
  * different things both keep their change; when both change the same profile or field, the later
  * save wins that one.
  * @param base - what the saver started from.
@@ -63,6 +68,7 @@ function mergeProfiles(base: readonly Profile[], mine: readonly Profile[], their
  */
 export function mergeSave(base: State, mine: State, theirs: State): State {
   return {
+    ...theirs,
     version: theirs.version,
     lastUsedId: pick(base.lastUsedId, mine.lastUsedId, theirs.lastUsedId),
     profiles: mergeProfiles(base.profiles, mine.profiles, theirs.profiles),
@@ -81,7 +87,18 @@ export function mergeSave(base: State, mine: State, theirs: State): State {
  */
 export function recordSession(theirs: State, sessionId: string, profileId: string): State | undefined {
   if (Object.hasOwn(theirs.sessions, sessionId)) return undefined;
-  return { ...theirs, sessions: { ...theirs.sessions, [sessionId]: profileId } };
+  return { ...theirs, sessions: withRecord(theirs.sessions, sessionId, profileId) };
+}
+
+/**
+ * The records with `sessionId`'s last (newest); past STATE_LIMITS.sessions the oldest go (item 5:
+ * a record per session ever started would grow the file forever). Built from entries: a session id
+ * such as `__proto__` is an ordinary key.
+ */
+function withRecord(sessions: Readonly<Record<string, string>>, sessionId: string, profileId: string): Record<string, string> {
+  const entries = Object.entries(sessions).filter(([id]) => id !== sessionId);
+  entries.push([sessionId, profileId]);
+  return fromEntries(entries.slice(Math.max(0, entries.length - STATE_LIMITS.sessions)));
 }
 
 /**
@@ -92,7 +109,7 @@ export function recordSession(theirs: State, sessionId: string, profileId: strin
  * @returns the state to write.
  */
 export function chooseSession(theirs: State, sessionId: string, profileId: string): State {
-  return { ...theirs, lastUsedId: profileId, sessions: { ...theirs.sessions, [sessionId]: profileId } };
+  return { ...theirs, lastUsedId: profileId, sessions: withRecord(theirs.sessions, sessionId, profileId) };
 }
 
 /** Whether `profileId` can be chosen in `state`: `none` or an existing profile. */

@@ -71,7 +71,7 @@ export const GROUP_IDS: readonly GroupId[] = GROUPS.map(([id]) => id);
  * (DSH's reminders, not in a stock profile) and the seed's platform tools, which rc.8 does not ship.
  * An unknown tool falls to `mcp` or `other` (resolve.ts).
  */
-export const TOOL_GROUPS: Readonly<Record<string, GroupId>> = {
+const TOOL_GROUP_TABLE: Readonly<Record<string, GroupId>> = {
   // dsh-tool-fs, dsh-tool-str-replace-editor
   read: 'files', write: 'files', edit: 'files', read_image: 'files', str_replace_editor: 'files',
   // dsh-tool-fs-search
@@ -96,6 +96,8 @@ export const TOOL_GROUPS: Readonly<Record<string, GroupId>> = {
   // the seed's plugin-dev group (dsh-tool-cordis's tools are `cordis_*`, below)
   plugin_manager: 'plugin-dev',
 };
+/** The table as a Map, so a tool named `constructor` or `__proto__` finds no group in Object.prototype (issue 32, item 13). */
+export const TOOL_GROUPS: ReadonlyMap<string, GroupId> = new Map(Object.entries(TOOL_GROUP_TABLE));
 /** CP-04: `cordis_*` tools belong to plugin-dev. */
 export const PLUGIN_DEV_PREFIX = 'cordis_';
 
@@ -146,6 +148,35 @@ export const PERSONA_SUFFIX_ORDER = 10200;
 
 /** CP-22: the custom text's limit, in code points (X-06). */
 export const CUSTOM_TEXT_MAX = 20000;
+
+/**
+ * Size caps of the state file (issue 32, item 5): every DSH process re-reads it at every step, and
+ * the panel renders every profile against every tool, so neither may grow without bound. A save
+ * over a cap is refused (400, naming the value and the limit); a file over `MAX_STATE_BYTES` is not
+ * read at all (refused, kept as it is). Texts are counted in code points (X-06).
+ */
+export const STATE_LIMITS = {
+  /** Bytes of the state file. */
+  stateBytes: 2 * 1024 * 1024,
+  /** Profiles in the file. */
+  profiles: 64,
+  /** A profile id's characters. */
+  idChars: 64,
+  /** A profile name's characters. */
+  nameChars: 100,
+  /** A persona slot's text (as the custom rule's). */
+  slotChars: CUSTOM_TEXT_MAX,
+  /** One deferral summary's characters. */
+  summaryChars: 2000,
+  /** Entries of one of a profile's maps (groups, servers, tools, contexts, sections, summaries). */
+  mapEntries: 1024,
+  /** A map key's characters (a tool, server, section or context name). */
+  keyChars: 256,
+  /** Session records: recording one more drops the oldest. */
+  sessions: 2000,
+  /** A session id's characters. */
+  sessionIdChars: 256,
+} as const;
 
 /** One additional rule (CP-22). */
 export interface AdditionalRule {

@@ -1,10 +1,15 @@
 // Normalization and migration of the state file (spec CP-03, CP-32..CP-34): every read and every
-// save passes through here, so stored profiles only ever hold the shapes the model defines.
+// save passes through here, so the values the plugin uses only ever have the shapes the model
+// defines. Keys this version does not know (a `note`, a newer version's profile field) are kept as
+// they are, in place, and written back (issue 32, item 11): a newer package's data survives an
+// older one, as a serious file format's unknown fields do. Only the legacy fields a migration
+// replaces (CP-33, CP-34) are left out. A save is held to the size caps (STATE_LIMITS, item 5).
 
 import { capCodePoints, codePointLength } from '../../engine/index.js';
+import { fromEntries } from './json.js';
 import {
   ADDITIONAL_RULES, builtinProfiles, CONTEXT_SWITCHES, CUSTOM_TEXT_MAX, defaultBaseline, defaultSlot, ENVIRONMENT_CONTEXT, NONE,
-  PERSONA_PREFIX, PERSONA_SUFFIX, STATE_VERSION, WORKING_DIRECTORY_CONTEXT,
+  PERSONA_PREFIX, PERSONA_SUFFIX, STATE_LIMITS, STATE_VERSION, WORKING_DIRECTORY_CONTEXT,
   type Baseline, type GroupState, type Profile, type Slot, type State, type ToolState,
 } from './model.js';
 
@@ -13,6 +18,68 @@ export class StateError extends Error {
   constructor(message: string, readonly status = 400) {
     super(message);
     this.name = 'StateError';
+  }
+}
+
+/** A state file written by a newer package (item 10): never moved aside or written over, only refused. */
+export class NewerStateError extends StateError {
+  constructor(readonly version: number) {
+    super(`state version ${version} is newer than this package's ${STATE_VERSION}`);
+    this.name = 'NewerStateError';
+  }
+}
+
+/** The keys each level of the state defines; any other key is kept as it is. */
+const STATE_KEYS = ['version', 'lastUsedId', 'profiles', 'sessions', 'baseline'];
+const PROFILE_KEYS = ['id', 'name', 'groups', 'servers', 'tools', 'prompt', 'contexts', 'sections', 'channels', 'summaries'];
+const PROMPT_KEYS = ['prefix', 'suffix'];
+const SLOT_KEYS = ['enabled', 'override', 'text'];
+const BASELINE_KEYS = ['contract', 'cardReceipt', 'untrustedDownload', 'custom'];
+const CUSTOM_KEYS = ['enabled', 'text'];
+const CHANNEL_KEYS = ['workspaceInstructions', 'timeContext'];
+/** Legacy fields a read migrates (CP-33, CP-34) and so does not carry over. */
+const LEGACY_PROFILE_KEYS = ['runtimeContext', 'workingDirectory'];
+const LEGACY_PROMPT_KEYS = ['mode', 'enabled', 'override', 'text'];
+const LEGACY_BASELINE_KEYS = ['inCompletePrompt', 'environmentFacts'];
+
+/**
+ * `known` with `raw`'s other keys kept: keys in `raw`'s order (a known key takes its normalized value,
+ * or is left out when `known` lacks it), then the known keys `raw` lacks. Keys in `drop` (migrated
+ * legacy fields) are left out. Every key is an own data property, `__proto__` included.
+ */
+function keepingUnknown<T extends object>(raw: Raw, known: T, knownKeys: readonly string[], drop: readonly string[] = []): T {
+  const normalized = known as Record<string, unknown>;
+  const entries: [string, unknown][] = [];
+  for (const name of Object.keys(raw)) {
+    if (knownKeys.includes(name)) {
+      if (Object.hasOwn(normalized, name)) entries.push([name, normalized[name]]);
+    } else if (!drop.includes(name)) entries.push([name, raw[name]]);
+  }
+  for (const name of Object.keys(normalized)) if (!Object.hasOwn(raw, name)) entries.push([name, normalized[name]]);
+  return fromEntries(entries) as T;
+}
+
+/** A save over a cap: 400 naming the value and the limit. */
+function over(at: string, what: string, value: number, limit: number): never {
+  throw new StateError(`${at} ${what} ${value}; the limit is ${limit}`);
+}
+
+/** Checks a text against its cap: a save is refused, a read cuts it (a shape error, so the original is kept aside). */
+function capped(text: string, limit: number, at: string, strict: boolean, problems: Problems): string {
+  const length = codePointLength(text);
+  if (length <= limit) return text;
+  if (strict) throw new StateError(`${at} is ${length} characters; the limit is ${limit}`);
+  problems(at, `is ${length} characters; the limit is ${limit}, so it was cut`);
+  return capCodePoints(text, limit);
+}
+
+/** A save's map (a profile's groups, tools, …) within the entry and key caps. */
+function checkMap(raw: Raw, at: string): void {
+  const keys = Object.keys(raw);
+  if (keys.length > STATE_LIMITS.mapEntries) over(at, 'has', keys.length, STATE_LIMITS.mapEntries);
+  for (const k of keys) {
+    const length = codePointLength(k);
+    if (length > STATE_LIMITS.keyChars) throw new StateError(`${at} has a key of ${length} characters; the limit is ${STATE_LIMITS.keyChars}`);
   }
 }
 
@@ -52,24 +119,25 @@ export function shown(value: unknown): string {
 /** A key as a problem path shows it: `.name` for identifiers, `["…"]` otherwise. */
 const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
 
-function states<T extends string>(raw: unknown, allowed: Set<string>, at: string, problems: Problems): Record<string, T> {
-  const out: Record<string, T> = {};
-  if (raw === undefined) return out;
+function states<T extends string>(raw: unknown, allowed: Set<string>, at: string, problems: Problems, strict: boolean): Record<string, T> {
+  if (raw === undefined) return {};
   if (!isRecord(raw)) {
     problems(at, `is ${shown(raw)}, not an object of states; it was not read`);
-    return out;
+    return {};
   }
+  if (strict) checkMap(raw, at);
+  const entries: [string, T][] = [];
   for (const [k, v] of Object.entries(raw)) {
-    if (typeof v === 'string' && allowed.has(v)) out[k] = v as T;
+    if (typeof v === 'string' && allowed.has(v)) entries.push([k, v as T]);
     else problems(`${at}${key(k)}`, `is ${shown(v)}, not one of ${[...allowed].join('/')}; it was dropped`);
   }
-  return out;
+  return fromEntries(entries);
 }
 
-function falses(raw: unknown, keep: (name: string) => boolean = () => true): Record<string, false> {
-  const out: Record<string, false> = {};
-  if (isRecord(raw)) for (const [k, v] of Object.entries(raw)) if (v === false && keep(k)) out[k] = false;
-  return out;
+function falses(raw: unknown, at: string, strict: boolean, keep: (name: string) => boolean = () => true): Record<string, false> {
+  if (!isRecord(raw)) return {};
+  if (strict) checkMap(raw, at);
+  return fromEntries(Object.entries(raw).filter(([k, v]) => v === false && keep(k)).map(([k]) => [k, false] as const));
 }
 
 /** A field of the expected type, else the default (reporting any other value present). */
@@ -80,63 +148,70 @@ function typed<T>(raw: Raw, name: string, type: 'boolean' | 'string', fallback: 
   return fallback;
 }
 
-function slot(raw: unknown, at: string, problems: Problems): Slot {
+function slot(raw: unknown, at: string, problems: Problems, strict: boolean): Slot {
   const base = defaultSlot();
   if (raw === undefined) return base;
   if (!isRecord(raw)) {
     problems(at, `is ${shown(raw)}, not an object; the default slot is used`);
     return base;
   }
-  return {
+  return keepingUnknown(raw, {
     enabled: typed(raw, 'enabled', 'boolean', base.enabled, at, problems),
     override: typed(raw, 'override', 'boolean', base.override, at, problems),
-    text: typed(raw, 'text', 'string', base.text, at, problems),
-  };
+    text: capped(typed(raw, 'text', 'string', base.text, at, problems), STATE_LIMITS.slotChars, `${at}.text`, strict, problems),
+  }, SLOT_KEYS);
 }
 
 /**
- * CP-03/CP-32: one profile in its stored form; unknown keys are dropped, and so are values of the
- * wrong type or outside the allowed states (each reported to `problems`). Entries of `contexts` and
- * `sections` other than `false`, and `channels` other than `'off'`, are normalization (CP-32), not
- * problems.
+ * CP-03/CP-32: one profile in its stored form. Values of the wrong type or outside the allowed
+ * states are dropped (each reported to `problems`); entries of `contexts` and `sections` other than
+ * `false`, and `channels` other than `'off'`, are normalization (CP-32), not problems. Keys the
+ * profile does not define are kept. A save (`strict`) is held to the size caps.
  */
-export function normalizeProfile(raw: unknown, problems: Problems = ignore, at = 'profile'): Profile {
-  if (!isRecord(raw) || typeof raw.id !== 'string' || raw.id === '') throw new StateError(`profile id must be a non-empty string, got ${JSON.stringify(isRecord(raw) ? raw.id : raw)}`);
+export function normalizeProfile(raw: unknown, problems: Problems = ignore, at = 'profile', strict = false): Profile {
+  if (!isRecord(raw) || typeof raw.id !== 'string' || raw.id === '') throw new StateError(`profile id must be a non-empty string, got ${shown(isRecord(raw) ? raw.id : raw)}`);
+  if (strict) {
+    capped(raw.id, STATE_LIMITS.idChars, `${at}.id`, true, problems);
+    if (typeof raw.name === 'string') capped(raw.name, STATE_LIMITS.nameChars, `${at}.name`, true, problems);
+  }
   const prompt = isRecord(raw.prompt) ? raw.prompt : {};
   if (raw.prompt !== undefined && !isRecord(raw.prompt)) problems(`${at}.prompt`, `is ${shown(raw.prompt)}, not an object; the default slots are used`);
   if (raw.name !== undefined && typeof raw.name !== 'string') problems(`${at}.name`, `is ${shown(raw.name)}, not a string; it was dropped`);
   const profile: Profile = {
     id: raw.id,
     ...(typeof raw.name === 'string' ? { name: raw.name } : {}),
-    groups: states<GroupState>(raw.groups, GROUP_STATES, `${at}.groups`, problems),
-    servers: states<GroupState>(raw.servers, GROUP_STATES, `${at}.servers`, problems),
-    tools: states<ToolState>(raw.tools, TOOL_STATES, `${at}.tools`, problems),
-    prompt: { prefix: slot(prompt.prefix, `${at}.prompt.prefix`, problems), suffix: slot(prompt.suffix, `${at}.prompt.suffix`, problems) },
-    contexts: falses(raw.contexts),
-    sections: falses(raw.sections, isSwitchableSection),
+    groups: states<GroupState>(raw.groups, GROUP_STATES, `${at}.groups`, problems, strict),
+    servers: states<GroupState>(raw.servers, GROUP_STATES, `${at}.servers`, problems, strict),
+    tools: states<ToolState>(raw.tools, TOOL_STATES, `${at}.tools`, problems, strict),
+    prompt: keepingUnknown(prompt, { prefix: slot(prompt.prefix, `${at}.prompt.prefix`, problems, strict), suffix: slot(prompt.suffix, `${at}.prompt.suffix`, problems, strict) }, PROMPT_KEYS),
+    contexts: falses(raw.contexts, `${at}.contexts`, strict),
+    sections: falses(raw.sections, `${at}.sections`, strict, isSwitchableSection),
   };
   if (isRecord(raw.channels)) {
     const channels: NonNullable<Profile['channels']> = {};
     if (raw.channels.workspaceInstructions === 'off') channels.workspaceInstructions = 'off';
     if (raw.channels.timeContext === 'off') channels.timeContext = 'off';
-    if (Object.keys(channels).length > 0) profile.channels = channels;
+    const kept = keepingUnknown(raw.channels, channels, CHANNEL_KEYS);
+    if (Object.keys(kept).length > 0) profile.channels = kept;
   }
   if (isRecord(raw.summaries)) {
-    const summaries: Record<string, string> = {};
+    if (strict) checkMap(raw.summaries, `${at}.summaries`);
+    const summaries: [string, string][] = [];
     for (const [k, v] of Object.entries(raw.summaries)) {
-      if (typeof v === 'string') summaries[k] = v;
+      if (typeof v === 'string') summaries.push([k, capped(v, STATE_LIMITS.summaryChars, `${at}.summaries${key(k)}`, strict, problems)]);
       else problems(`${at}.summaries${key(k)}`, `is ${shown(v)}, not a string; it was dropped`);
     }
-    if (Object.keys(summaries).length > 0) profile.summaries = summaries;
+    if (summaries.length > 0) profile.summaries = fromEntries(summaries);
   } else if (raw.summaries !== undefined) {
     problems(`${at}.summaries`, `is ${shown(raw.summaries)}, not an object; it was dropped`);
   }
-  return profile;
+  return keepingUnknown(raw, profile, PROFILE_KEYS, LEGACY_PROFILE_KEYS);
 }
 
 /**
  * CP-31 [R]: the baseline; a custom text over the limit is cut on read (and reported), rejected on
- * save (`strict`). Values of the wrong type give way to the defaults (and are reported).
+ * save (`strict`). Values of the wrong type give way to the defaults (and are reported). Keys it
+ * does not define are kept; the legacy `inCompletePrompt` and `environmentFacts` are migrated away.
  */
 export function normalizeBaseline(raw: unknown, strict: boolean, problems: Problems = ignore): Baseline {
   const base = defaultBaseline();
@@ -147,19 +222,13 @@ export function normalizeBaseline(raw: unknown, strict: boolean, problems: Probl
   }
   if (raw.custom !== undefined && !isRecord(raw.custom)) problems('baseline.custom', `is ${shown(raw.custom)}, not an object; the custom text is off and empty`);
   const custom = isRecord(raw.custom) ? raw.custom : {};
-  let text = typed(custom, 'text', 'string', '', 'baseline.custom', problems);
-  const length = codePointLength(text);
-  if (length > CUSTOM_TEXT_MAX) {
-    if (strict) throw new StateError(`baseline.custom.text is ${length} characters; the limit is ${CUSTOM_TEXT_MAX}`);
-    problems('baseline.custom.text', `is ${length} characters; the limit is ${CUSTOM_TEXT_MAX}, so it was cut`);
-    text = capCodePoints(text, CUSTOM_TEXT_MAX);
-  }
-  return {
+  const text = capped(typed(custom, 'text', 'string', '', 'baseline.custom', problems), CUSTOM_TEXT_MAX, 'baseline.custom.text', strict, problems);
+  return keepingUnknown(raw, {
     contract: typed(raw, 'contract', 'boolean', base.contract, 'baseline', problems),
     cardReceipt: typed(raw, 'cardReceipt', 'boolean', base.cardReceipt, 'baseline', problems),
     untrustedDownload: typed(raw, 'untrustedDownload', 'boolean', base.untrustedDownload, 'baseline', problems),
-    custom: { enabled: typed(custom, 'enabled', 'boolean', base.custom.enabled, 'baseline.custom', problems), text },
-  };
+    custom: keepingUnknown(custom, { enabled: typed(custom, 'enabled', 'boolean', base.custom.enabled, 'baseline.custom', problems), text }, CUSTOM_KEYS),
+  }, BASELINE_KEYS, LEGACY_BASELINE_KEYS);
 }
 
 /**
@@ -167,15 +236,15 @@ export function normalizeBaseline(raw: unknown, strict: boolean, problems: Probl
  * `complete` → override true with the text kept (complete's exclusivity is dropped). The flat
  * `prompt.{enabled,override,text}` moves to `prefix`; `suffix` gets the default slot.
  */
-function migratePrompt(prompt: unknown): { prefix: Slot; suffix: Slot } {
+function migratePrompt(prompt: unknown): Raw {
   if (!isRecord(prompt)) return { prefix: defaultSlot(), suffix: defaultSlot() };
-  if (isRecord(prompt.prefix)) return { prefix: slot(prompt.prefix, 'prompt.prefix', ignore), suffix: slot(prompt.suffix, 'prompt.suffix', ignore) };
+  if (isRecord(prompt.prefix)) return prompt;
   const mode = prompt.mode;
   const override = mode === 'replace' || mode === 'complete' ? true : mode === 'inherit' ? false : prompt.override === true;
-  return {
+  return keepingUnknown(prompt, {
     prefix: { enabled: typeof prompt.enabled === 'boolean' ? prompt.enabled : true, override, text: typeof prompt.text === 'string' ? prompt.text : '' },
     suffix: defaultSlot(),
-  };
+  }, PROMPT_KEYS, LEGACY_PROMPT_KEYS);
 }
 
 /**
@@ -184,12 +253,14 @@ function migratePrompt(prompt: unknown): { prefix: Slot; suffix: Slot } {
  * environment facts in every old profile. The legacy fields are then gone from the result.
  */
 function migrateLegacyContexts(profile: Raw, environmentOff: boolean): Raw {
-  const { runtimeContext, workingDirectory, ...rest } = profile;
-  const contexts: Raw = { ...(isRecord(rest.contexts) ? rest.contexts : {}) };
-  if (runtimeContext === false) for (const c of CONTEXT_SWITCHES) contexts[c.name] = false;
-  if (workingDirectory === false) contexts[WORKING_DIRECTORY_CONTEXT] = false;
-  if (environmentOff) contexts[ENVIRONMENT_CONTEXT] = false;
-  return { ...rest, contexts };
+  const { runtimeContext, workingDirectory } = profile;
+  const off: string[] = [];
+  if (runtimeContext === false) off.push(...CONTEXT_SWITCHES.map((c) => c.name));
+  if (workingDirectory === false) off.push(WORKING_DIRECTORY_CONTEXT);
+  if (environmentOff) off.push(ENVIRONMENT_CONTEXT);
+  if (off.length === 0) return profile;
+  const contexts = fromEntries<unknown>([...Object.entries(isRecord(profile.contexts) ? profile.contexts : {}), ...off.map((name) => [name, false] as const)]);
+  return keepingUnknown(profile, { contexts }, ['contexts']);
 }
 
 /** The outcome of reading a stored state. */
@@ -217,7 +288,7 @@ export interface ReadOutcome {
  * @throws StateError when `raw` is not an object or its version is newer than this package's.
  */
 export function readState(raw: unknown): ReadOutcome {
-  if (!isRecord(raw)) throw new StateError(`state must be a JSON object, got ${Array.isArray(raw) ? 'an array' : JSON.stringify(raw)}`);
+  if (!isRecord(raw)) throw new StateError(`state must be a JSON object, got ${Array.isArray(raw) ? 'an array' : shown(raw)}`);
   const problems: string[] = [];
   const report: Problems = (at, problem) => problems.push(`${at} ${problem}`);
   let version: number;
@@ -227,7 +298,7 @@ export function readState(raw: unknown): ReadOutcome {
     report('version', `is ${shown(raw.version)}, not a number; the file was read as version ${STATE_VERSION}`);
     version = STATE_VERSION;
   }
-  if (version > STATE_VERSION) throw new StateError(`state version ${version} is newer than this package's ${STATE_VERSION}`);
+  if (version > STATE_VERSION) throw new NewerStateError(version);
   const old = version < STATE_VERSION;
   if (raw.baseline !== undefined && !isRecord(raw.baseline)) report('baseline', `is ${shown(raw.baseline)}, not an object; the default rules are used`);
   const baselineRaw = isRecord(raw.baseline) ? raw.baseline : {};
@@ -252,42 +323,48 @@ export function readState(raw: unknown): ReadOutcome {
     const legacy = migrateLegacyContexts(entry, environmentOff);
     profiles.push(normalizeProfile(old ? { ...legacy, prompt: migratePrompt(legacy.prompt), sections: legacy.sections ?? {} } : legacy, report, `${at} ("${entry.id}")`));
   });
-  const sessions: Record<string, string> = {};
+  const sessions: [string, string][] = [];
   if (isRecord(raw.sessions)) {
     for (const [k, v] of Object.entries(raw.sessions)) {
-      if (typeof v === 'string') sessions[k] = v;
+      if (typeof v === 'string') sessions.push([k, v]);
       else report(`sessions${key(k)}`, `is ${shown(v)}, not a profile id; it was not read`);
     }
   } else if (raw.sessions !== undefined) report('sessions', `is ${shown(raw.sessions)}, not an object; no session record was read`);
   if (raw.lastUsedId !== undefined && typeof raw.lastUsedId !== 'string') report('lastUsedId', `is ${shown(raw.lastUsedId)}, not a string; "${NONE}" is used`);
-  const state: State = {
+  const state = keepingUnknown<State>(raw, {
     version: STATE_VERSION,
     lastUsedId: typeof raw.lastUsedId === 'string' ? raw.lastUsedId : NONE,
     profiles,
-    sessions,
+    sessions: fromEntries(sessions),
     baseline: normalizeBaseline(baselineRaw, false, (at, problem) => report(at, problem)),
-  };
+  }, STATE_KEYS);
   return { state, migrated: JSON.stringify(state) !== JSON.stringify(raw), problems };
 }
 
 /**
  * CP-32 on save: the same normalization, but a bad save is rejected whole (nothing is written):
- * duplicate ids, the reserved id `none`, a non-string id, or a custom text over the limit.
+ * duplicate ids, the reserved id `none`, a non-string id, a text, map or list over its cap
+ * (STATE_LIMITS). Keys a profile does not define are kept with it.
+ * @param raw - the request body.
+ * @param current - the state the save starts from (its sessions are kept; a missing field is kept from it).
+ * @returns the saved state.
+ * @throws StateError 400 naming the bad value and, for a cap, the limit.
  */
 export function validateSave(raw: unknown, current: State): State {
-  if (!isRecord(raw)) throw new StateError(`state must be a JSON object, got ${JSON.stringify(raw)}`);
+  if (!isRecord(raw)) throw new StateError(`state must be a JSON object, got ${shown(raw)}`);
   const list = raw.profiles ?? current.profiles;
-  if (!Array.isArray(list)) throw new StateError(`profiles must be an array, got ${JSON.stringify(list)}`);
+  if (!Array.isArray(list)) throw new StateError(`profiles must be an array, got ${shown(list)}`);
+  if (list.length > STATE_LIMITS.profiles) over('profiles', 'has', list.length, STATE_LIMITS.profiles);
   const seen = new Set<string>();
-  const profiles = list.map((entry) => {
-    const profile = normalizeProfile(entry);
+  const profiles = list.map((entry, i) => {
+    const profile = normalizeProfile(entry, ignore, `profiles[${i}]`, true);
     if (profile.id === NONE) throw new StateError(`profile id "${NONE}" is reserved`);
     if (seen.has(profile.id)) throw new StateError(`profile id "${profile.id}" is used twice`);
     seen.add(profile.id);
     return profile;
   });
   const lastUsedId = raw.lastUsedId ?? current.lastUsedId;
-  if (typeof lastUsedId !== 'string' || (lastUsedId !== NONE && !seen.has(lastUsedId))) throw new StateError(`lastUsedId ${JSON.stringify(lastUsedId)} names no profile`);
+  if (typeof lastUsedId !== 'string' || (lastUsedId !== NONE && !seen.has(lastUsedId))) throw new StateError(`lastUsedId ${typeof lastUsedId === 'string' ? JSON.stringify(lastUsedId) : shown(lastUsedId)} names no profile`);
   return {
     version: STATE_VERSION,
     lastUsedId,

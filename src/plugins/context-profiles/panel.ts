@@ -1,12 +1,19 @@
 // The panel (spec CP-UI-01..CP-UI-06): one self-contained page served at `/session-context-config/`
 // that works only through the API. Cards follow the messages of the final request; every
 // configurable item is a checkbox (or select) with its description. Untrusted text (tool
-// descriptions, section names) is only ever set through textContent.
+// descriptions, section names) is only ever set through textContent, and names from data (tools,
+// servers, sections, profile ids) are looked up as own properties only (issue 32, item 13). Every
+// API call carries the server's access token (item 4): from the page (DSH's own server) or from the
+// link `profiles serve` printed (`#token=…`, kept for the tab in sessionStorage and removed from the
+// address bar). The page may not be framed, and its one script runs under a hash-pinned CSP.
 
+import { createHash } from 'node:crypto';
 import { BUILTIN_TRANSLATIONS } from './translations.js';
 
 /** CP-UI-06: where the per-tool language choice is kept. */
 export const LANG_KEY = 'dsh-session-context-config:tool-lang';
+/** Where a tab keeps the access token its link carried. */
+export const TOKEN_KEY = 'dsh-session-context-config:token';
 
 const STYLE = `
 body{font:14px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1f2328}
@@ -29,16 +36,33 @@ textarea{width:100%;min-height:48px}.group{margin-top:10px;font-weight:600}.serv
 const SCRIPT = String.raw`
 const API = '/session-context-config/api';
 const LANG_KEY = ${JSON.stringify(LANG_KEY)};
-const BUILTIN = JSON.parse(document.getElementById('builtin').textContent);
+const TOKEN_KEY = ${JSON.stringify(TOKEN_KEY)};
+const TOKEN_HEADER = 'x-context-profiles-token';
+const BUILTIN = new Map(Object.entries(JSON.parse(document.getElementById('builtin').textContent)));
+const BOOT = JSON.parse(document.getElementById('boot').textContent);
 const sessionId = new URLSearchParams(location.search).get('id');
 const STATE_LABEL = { inject: '开启', defer: '延迟', hidden: '隐藏' };
 const OWN_LABEL = { on: '开启', defer: '延迟', off: '隐藏' };
 let data, editing, draft, baseline, session;
-const translated = {};
+const translated = new Map();
+// Names from data are looked up as own properties and written as data properties: never Object.prototype's.
+const own = (o, k) => (o != null && Object.hasOwn(o, k) ? o[k] : undefined);
+const put = (o, k, v) => { Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true }); };
 const el = (tag, props = {}, ...kids) => { const e = Object.assign(document.createElement(tag), props); for (const k of kids) e.append(k); return e; };
-const langs = () => { try { return JSON.parse(localStorage.getItem(LANG_KEY) || '{}'); } catch { return {}; } };
+const langs = () => { try { const l = JSON.parse(localStorage.getItem(LANG_KEY) || '{}'); return l !== null && typeof l === 'object' ? l : {}; } catch { return {}; } };
+function accessToken() {
+  const fromLink = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromLink) {
+    sessionStorage.setItem(TOKEN_KEY, fromLink);
+    history.replaceState(null, '', location.pathname + location.search);
+    return fromLink;
+  }
+  return BOOT.token || sessionStorage.getItem(TOKEN_KEY);
+}
+const token = accessToken();
 async function api(path, body) {
-  const res = await fetch(API + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const headers = { [TOKEN_HEADER]: token };
+  const res = await fetch(API + path, body === undefined ? { headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const json = await res.json();
   if (!res.ok) throw new Error(json.error || res.status);
   return json;
@@ -71,7 +95,7 @@ function systemCard() {
     if (name.startsWith('tool:') || name.startsWith('session-context-config:')) continue;
     if (name === 'deployment:persona-prefix') { c.append(slot(name, 'prefix', '人设前缀')); continue; }
     if (name === 'deployment:persona-suffix') { c.append(slot(name, 'suffix', '人设后缀')); continue; }
-    c.append(checkbox('section-' + name, draft.sections[name] !== false, (v) => { if (v) delete draft.sections[name]; else draft.sections[name] = false; }, name));
+    c.append(checkbox('section-' + name, own(draft.sections, name) !== false, (v) => { if (v) delete draft.sections[name]; else put(draft.sections, name, false); }, name));
   }
   for (const [name, key, label] of [['deployment:persona-prefix', 'prefix', '人设前缀'], ['deployment:persona-suffix', 'suffix', '人设后缀']]) {
     if (!data.sections.includes(name)) c.append(slot(name, key, label));
@@ -92,13 +116,13 @@ function systemCard() {
 }
 function contextsCard() {
   const c = card('运行时上下文快照', 'user', 'card-contexts');
-  for (const ctx of data.contexts) c.append(checkbox('context-' + ctx.name, draft.contexts[ctx.name] !== false, (v) => { if (v) delete draft.contexts[ctx.name]; else draft.contexts[ctx.name] = false; }, ctx.label + '(' + ctx.name + ')'));
+  for (const ctx of data.contexts) c.append(checkbox('context-' + ctx.name, own(draft.contexts, ctx.name) !== false, (v) => { if (v) delete draft.contexts[ctx.name]; else put(draft.contexts, ctx.name, false); }, ctx.label + '(' + ctx.name + ')'));
   return c;
 }
 function channelCard(title, key, explain, testid) {
   const c = card(title, 'user', testid);
   draft.channels = draft.channels || {};
-  c.append(checkbox('channel-' + key, draft.channels[key] !== 'off', (v) => { if (v) delete draft.channels[key]; else draft.channels[key] = 'off'; }, explain));
+  c.append(checkbox('channel-' + key, own(draft.channels, key) !== 'off', (v) => { if (v) delete draft.channels[key]; else put(draft.channels, key, 'off'); }, explain));
   return c;
 }
 function description(tool) {
@@ -106,29 +130,29 @@ function description(tool) {
   const button = el('button', { type: 'button', textContent: '文A' });
   button.dataset.testid = 'lang-' + tool.name;
   const show = () => {
-    const mode = langs()[tool.name] || 'zh';
-    const zh = BUILTIN[tool.description] ?? translated[tool.description];
+    const mode = own(langs(), tool.name) || 'zh';
+    const zh = BUILTIN.get(tool.description) ?? translated.get(tool.description);
     if (mode === 'orig') { span.textContent = tool.description; button.textContent = '文A'; return; }
     if (typeof zh === 'string') { span.textContent = zh; button.textContent = '文A'; return; }
     span.textContent = tool.description;
     button.textContent = zh === null ? '翻译失败' : '翻译中…';
   };
   button.addEventListener('click', () => {
-    if (translated[tool.description] === null) { delete translated[tool.description]; show(); queue(tool, show); return; }
-    const l = langs(); l[tool.name] = (l[tool.name] || 'zh') === 'zh' ? 'orig' : 'zh';
+    if (translated.get(tool.description) === null) { translated.delete(tool.description); show(); queue(tool, show); return; }
+    const l = langs(); put(l, tool.name, (own(l, tool.name) || 'zh') === 'zh' ? 'orig' : 'zh');
     localStorage.setItem(LANG_KEY, JSON.stringify(l)); show();
   });
   show();
-  if (BUILTIN[tool.description] === undefined && translated[tool.description] === undefined) queue(tool, show);
+  if (!BUILTIN.has(tool.description) && !translated.has(tool.description)) queue(tool, show);
   return [span, button];
 }
 let chain = Promise.resolve();
 function queue(tool, show) {
   // CP-UI-06: one translation request at a time.
   chain = chain.then(async () => {
-    if (typeof translated[tool.description] === 'string') return show();
-    try { const r = await api('/translate', { text: tool.description }); translated[tool.description] = r.ok ? r.zh : null; }
-    catch { translated[tool.description] = null; }
+    if (typeof translated.get(tool.description) === 'string') return show();
+    try { const r = await api('/translate', { text: tool.description }); translated.set(tool.description, r.ok ? r.zh : null); }
+    catch { translated.set(tool.description, null); }
     show();
   });
 }
@@ -145,8 +169,8 @@ function profileTokens(id) {
   let n = 0;
   let deferred = false;
   for (const t of data.catalog) {
-    n += t.deepseekTokens.sent[id];
-    if (t.states[id].effective === 'defer') deferred = true;
+    n += own(t.deepseekTokens.sent, id);
+    if (own(t.states, id).effective === 'defer') deferred = true;
   }
   return n + (deferred ? data.toolSearchTokens : 0);
 }
@@ -167,7 +191,7 @@ function toolsCard() {
     const tools = data.catalog.filter((t) => t.group === group.id);
     if (tools.length === 0) continue;
     c.append(el('div', { className: 'group' }, el('span', { textContent: group.label + ' ' }),
-      select('group-' + group.id, draft.groups[group.id] || 'on', [['force', '强制开启'], ['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { draft.groups[group.id] = v; })));
+      select('group-' + group.id, own(draft.groups, group.id) || 'on', [['force', '强制开启'], ['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { put(draft.groups, group.id, v); })));
     let server;
     // Tools without a server first, then one block per server (code-point order); stable within.
     const key = (t) => (t.server === undefined ? '' : ' ' + t.server);
@@ -177,17 +201,17 @@ function toolsCard() {
         server = tool.server;
         const name = server;
         c.append(el('div', { className: 'group server' }, el('span', { textContent: 'server ' + name + ' ' }),
-          select('server-' + name, draft.servers[name] || 'on', [['force', '强制开启'], ['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { draft.servers[name] = v; })));
+          select('server-' + name, own(draft.servers, name) || 'on', [['force', '强制开启'], ['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { put(draft.servers, name, v); })));
       }
-      const st = tool.states[editing];
+      const st = own(tool.states, editing);
       const tag = el('span', { className: 'tag ' + st.effective, textContent: STATE_LABEL[st.effective] });
       tag.dataset.testid = 'state-' + tool.name;
-      if (st.overridden) tag.title = '生效:' + STATE_LABEL[st.effective] + ' / 本行选择:' + OWN_LABEL[saved.tools[tool.name] || 'on'];
+      if (st.overridden) tag.title = '生效:' + STATE_LABEL[st.effective] + ' / 本行选择:' + OWN_LABEL[own(saved.tools, tool.name) || 'on'];
       const tokens = el('span', { className: 'tag tokens', textContent: '≈' + tool.tokens });
-      tokens.title = 'DeepSeek V3 tokens:完整 ' + count(tool.deepseekTokens.full) + ' / 本档位 ' + count(tool.deepseekTokens.sent[editing]);
+      tokens.title = 'DeepSeek V3 tokens:完整 ' + count(tool.deepseekTokens.full) + ' / 本档位 ' + count(own(tool.deepseekTokens.sent, editing));
       tokens.dataset.testid = 'tokens-' + tool.name;
       const row = el('div', { className: 'row' }, el('code', { textContent: tool.name }), tag, tokens,
-        select('tool-' + tool.name, draft.tools[tool.name] || 'on', [['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { if (v === 'on') delete draft.tools[tool.name]; else draft.tools[tool.name] = v; }),
+        select('tool-' + tool.name, own(draft.tools, tool.name) || 'on', [['on', '开启'], ['defer', '延迟'], ['off', '隐藏']], (v) => { if (v === 'on') delete draft.tools[tool.name]; else put(draft.tools, tool.name, v); }),
         ...description(tool));
       row.dataset.testid = 'tool-row-' + tool.name;
       c.append(row);
@@ -233,15 +257,35 @@ document.getElementById('save').addEventListener('click', async () => {
   try { data = await api('/state' + (sessionId ? '?id=' + encodeURIComponent(sessionId) : ''), { profiles, lastUsedId: data.lastUsedId, baseline, revision: data.revision }); render(); status('已保存'); }
   catch (error) { status('保存失败:' + error.message); }
 });
-load().catch((error) => status('加载失败:' + error.message));
+if (token) load().catch((error) => status('加载失败:' + error.message));
+else status('缺少访问令牌:请打开 dsh-context profiles serve 打印的完整链接(含 #token=…),或从 DSH 重新打开本页');
 `;
 
-/** The page (CP-UI-02). */
-export const PANEL_HTML = `<!doctype html>
+/**
+ * The page's Content-Security-Policy: its one script pinned by hash, its styles inline, requests to
+ * its own origin only, and never inside a frame.
+ */
+export const PANEL_CSP = [
+  "default-src 'none'", `script-src 'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'`, "style-src 'unsafe-inline'",
+  "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+].join('; ');
+
+/** JSON inside a `<script>` data block: `<` escaped so no text can close the element. */
+const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * The page (CP-UI-02).
+ * @param token - the server's access token when the page hands it over (DSH's own server); undefined when the link carries it.
+ * @returns the HTML.
+ */
+export function panelHtml(token?: string): string {
+  return `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>上下文档位</title><style>${STYLE}</style></head>
 <body><header><strong>上下文档位</strong><label>编辑档位 <select id="profile" data-testid="profile"></select></label>
 <span id="session"></span><button id="save" type="button" data-testid="save">保存</button><span id="status" data-testid="status"></span></header>
 <div id="notice" data-testid="notice" role="alert" hidden></div>
 <main id="cards"></main>
-<script type="application/json" id="builtin">${JSON.stringify(BUILTIN_TRANSLATIONS).replace(/</g, '\\u003c')}</script>
+<script type="application/json" id="builtin">${scriptJson(BUILTIN_TRANSLATIONS)}</script>
+<script type="application/json" id="boot">${scriptJson({ token: token ?? null })}</script>
 <script type="module">${SCRIPT}</script></body></html>`;
+}

@@ -9,6 +9,7 @@ import {
   type AdditionalRule, type Baseline, type Profile, type Slot,
 } from './model.js';
 import { isSwitchableSection } from './normalize.js';
+import { own } from './json.js';
 
 const SWITCHABLE_CONTEXTS = new Set(CONTEXT_SWITCHES.map((c) => c.name));
 
@@ -93,10 +94,10 @@ export function filterAssembly({ assembly, session, baseline }: FilterInput): Pr
       return text === '' ? [] : [{ name: s.name, text }];
     }
     if (s.name.startsWith('tool:')) return session!.withoutGuidance(s.name.slice('tool:'.length)) ? [] : [s];
-    return isSwitchableSection(s.name) && profile.sections[s.name] === false ? [] : [s];
+    return isSwitchableSection(s.name) && own(profile.sections, s.name) === false ? [] : [s];
   });
   const contexts = profile === undefined
     ? assembly.contexts
-    : assembly.contexts.filter((c) => !(SWITCHABLE_CONTEXTS.has(c.name) && profile.contexts[c.name] === false));
+    : assembly.contexts.filter((c) => !(SWITCHABLE_CONTEXTS.has(c.name) && own(profile.contexts, c.name) === false));
   return { ...assembly, sections, contexts };
 }

@@ -3,6 +3,7 @@
 // the deferral summary. Pure functions over the profile and the tool's schema.
 
 import type { ToolSchema } from '../../host/index.js';
+import { own } from './json.js';
 import { PLUGIN_DEV_PREFIX, TOOL_GROUPS, type Effective, type GroupId, type Profile } from './model.js';
 
 /** `mcp__<server>__<tool>`: how a tool name attributes an MCP server ([R]: the seed gives no field). */
@@ -23,7 +24,7 @@ export function serverOf(tool: CatalogTool): string | undefined {
 
 /** CP-04: the package table first, `cordis_*` to plugin-dev, then `mcp` with a server, else `other`. */
 export function groupOf(tool: CatalogTool): GroupId {
-  const known = TOOL_GROUPS[tool.name];
+  const known = TOOL_GROUPS.get(tool.name);
   if (known !== undefined) return known;
   if (tool.name.startsWith(PLUGIN_DEV_PREFIX)) return 'plugin-dev';
   return serverOf(tool) !== undefined ? 'mcp' : 'other';
@@ -35,24 +36,25 @@ export function groupOf(tool: CatalogTool): GroupId {
  * `defer` but not loosen. Hiding a group leaves the records below it untouched (CP-07).
  */
 export function effectiveState(profile: Profile, tool: CatalogTool): Effective {
-  const group = profile.groups[groupOf(tool)] ?? 'on';
+  // Names come from tools and servers (untrusted): only the profile's own entries count (item 13).
+  const group = own(profile.groups, groupOf(tool)) ?? 'on';
   const serverName = serverOf(tool);
-  const server = serverName !== undefined ? (profile.servers[serverName] ?? 'on') : 'on';
-  const own = profile.tools[tool.name] ?? 'on';
+  const server = serverName !== undefined ? (own(profile.servers, serverName) ?? 'on') : 'on';
+  const mine = own(profile.tools, tool.name) ?? 'on';
   if (group === 'force') return 'inject';
   if (group === 'off') return 'hidden';
   if (server === 'force') return 'inject';
   if (server === 'off') return 'hidden';
-  if (own === 'off') return 'hidden';
-  if (own === 'defer') return 'defer';
+  if (mine === 'off') return 'hidden';
+  if (mine === 'defer') return 'defer';
   if (group === 'defer' || server === 'defer') return 'defer';
   return 'inject';
 }
 
 /** Whether a group or server choice decides the row instead of the tool's own state (CP-UI-05). */
 export function overridden(profile: Profile, tool: CatalogTool): boolean {
-  const own = profile.tools[tool.name] ?? 'on';
-  const asOwn: Effective = own === 'off' ? 'hidden' : own === 'defer' ? 'defer' : 'inject';
+  const mine = own(profile.tools, tool.name) ?? 'on';
+  const asOwn: Effective = mine === 'off' ? 'hidden' : mine === 'defer' ? 'defer' : 'inject';
   return effectiveState(profile, tool) !== asOwn;
 }
 
@@ -88,10 +90,10 @@ export function firstSentence(description: string): string {
 
 /** CP-11: server summary > group summary > first sentence of the description. */
 export function deferralSummary(profile: Profile, tool: CatalogTool): string {
-  const summaries = profile.summaries ?? {};
   const server = serverOf(tool);
-  if (server !== undefined && typeof summaries[server] === 'string' && summaries[server] !== '') return summaries[server]!;
-  const group = summaries[groupOf(tool)];
+  const byServer = server !== undefined ? own(profile.summaries, server) : undefined;
+  if (typeof byServer === 'string' && byServer !== '') return byServer;
+  const group = own(profile.summaries, groupOf(tool));
   if (typeof group === 'string' && group !== '') return group;
   return firstSentence(tool.description);
 }

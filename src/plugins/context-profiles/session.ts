@@ -4,6 +4,7 @@
 // registrations keep their identity (the host admits tools per step by object identity).
 
 import { CODE_MODE_TOOL, type Agent, type Context, type ToolDefinition, type ToolSchema } from '../../host/index.js';
+import { fromEntries } from './json.js';
 import type { Effective, Profile } from './model.js';
 import { placeholderOf, TOOL_SEARCH, toolSearchTool } from './placeholders.js';
 import { deferralSummary, effectiveState, type CatalogTool } from './resolve.js';
@@ -131,9 +132,8 @@ export class SessionTools {
 
   /** Per-tool state including `loaded` (a deferred tool whose definition `tool_search` returned). */
   report(): Record<string, SessionToolState> {
-    const out: Record<string, SessionToolState> = {};
-    for (const [name, state] of this.#states) out[name] = state === 'defer' && this.loaded.has(name) ? 'loaded' : state;
-    return out;
+    // Tool names are keys: built from entries, so a tool named `__proto__` is reported like any other (item 13).
+    return fromEntries([...this.#states].map(([name, state]) => [name, state === 'defer' && this.loaded.has(name) ? 'loaded' : state] as const));
   }
 
   /**

@@ -6,15 +6,23 @@
 // answer matters: at load, when a session is created, at each step's channel filter, when the panel
 // asks. Nothing a user wrote is ever lost silently: an unparsable file is moved aside, a file with
 // shape errors is copied aside before its normalized form replaces it (both reported to the log and
-// the panel), and a path that is not a regular file (a FIFO would block every read) is refused.
+// the panel), and a path that is not a regular file (a FIFO would block every read) is refused. So
+// is a file over the size cap and one written by a newer package (issue 32, items 5 and 10): they
+// are neither read nor written, moved nor copied, and the refusal is logged once. Every write
+// confirms that the lock is still this process's just before its rename (io/lock.ts): a writer
+// robbed of the lock while it was stopped fails instead of overwriting what the new holder saved.
 
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { sha256Hex } from '../../engine/index.js';
 import type { Logger } from '../../host/index.js';
-import { LockTimeoutError, lockPathFor, nodeFileOpsSync, runSync, withLockSync, writeAtomic, type SyncFileOps } from '../../io/index.js';
+import {
+  confirm, LockLostError, LockPathError, LockTimeoutError, lockPathFor, nodeFileOpsSync, runSync, withLockSync, writeAtomic, writeLocked,
+  type Held, type SyncFileOps,
+} from '../../io/index.js';
+import { parseJson } from './json.js';
 import { chooseSession, choosable, mergeSave, recordSession } from './merge.js';
-import { defaultState, type Baseline, type Profile, type State } from './model.js';
-import { readState, StateError, validateSave } from './normalize.js';
+import { defaultState, STATE_LIMITS, STATE_VERSION, type Baseline, type Profile, type State } from './model.js';
+import { NewerStateError, readState, StateError, validateSave } from './normalize.js';
 
 /** CP-31: file names under the DSH home. */
 export const STATE_FILE = 'session-context-config.json';
@@ -47,7 +55,7 @@ export type LoadReport =
   | { readonly kind: 'corrupt'; readonly keptAt: string; readonly reason: string }
   /** Parsed with shape errors: the original bytes copied to `keptAt`, what could be read is in use and was written back. */
   | { readonly kind: 'set-aside'; readonly keptAt: string; readonly problems: readonly string[] }
-  /** Not a regular file: not read, not written; the defaults are in use. */
+  /** Not a regular file, over the size cap, or from a newer package: not read, not written; the defaults are in use. */
   | { readonly kind: 'refused'; readonly reason: string };
 
 /** The file as one read found it. */
@@ -60,6 +68,7 @@ interface DiskRead {
 
 const encode = (state: State): Uint8Array => new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`);
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const count = (n: number): string => n.toLocaleString('en-US');
 
 /** The state file of one DSH home, shared with other processes; see the file comment. */
 export class StateStore {
@@ -69,6 +78,8 @@ export class StateStore {
   /** The bytes last read or written, so an unchanged file is not parsed again. */
   #bytes: Uint8Array | undefined;
   readonly #snapshots = new Map<string, State>();
+  /** The lock while a locked task runs: every write confirms it just before its rename. */
+  #held: Held | undefined;
 
   constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFileOpsSync) {
     this.path = join(home, STATE_FILE);
@@ -178,7 +189,14 @@ export class StateStore {
   save(raw: unknown, revision?: string): State {
     const base = (revision !== undefined ? this.#snapshots.get(revision) : undefined) ?? this.#state;
     const mine = validateSave(raw, base);
-    return this.#update((theirs) => mergeSave(base, mine, theirs));
+    return this.#update((theirs) => {
+      const merged = mergeSave(base, mine, theirs);
+      // A save that names an old revision adds its new profiles to the file's: the cap holds for the
+      // result (a file already over it, from an older version, may only shrink).
+      const limit = Math.max(STATE_LIMITS.profiles, theirs.profiles.length);
+      if (merged.profiles.length > limit) throw new StateError(`saving would leave ${merged.profiles.length} profiles in the file; the limit is ${limit}`);
+      return merged;
+    });
   }
 
   /**
@@ -205,6 +223,8 @@ export class StateStore {
    * @param profileId - the profile it started under.
    */
   recordFirst(sessionId: string, profileId: string): void {
+    // A refused file was logged once when it was read; trying to record would only fail again.
+    if (this.#report.kind === 'refused') return;
     this.#update((theirs) => recordSession(theirs, sessionId, profileId));
   }
 
@@ -245,12 +265,25 @@ export class StateStore {
     });
   }
 
-  /** Runs `task` holding the file's lock; a lock that stays taken is a 503 naming the holder. */
+  /**
+   * Runs `task` holding the file's lock. A lock that stays taken is a 503 naming the holder; so is a
+   * lock taken over while this write waited, and something other than a file at the lock path.
+   */
   #locked<T>(task: () => T): T {
+    const lockPath = lockPathFor(this.path);
     try {
-      return withLockSync(this.io, lockPathFor(this.path), task, { timeoutMs: STATE_LOCK_TIMEOUT_MS });
+      return withLockSync(this.io, lockPath, (held) => {
+        this.#held = held;
+        try {
+          return task();
+        } finally {
+          this.#held = undefined;
+        }
+      }, { timeoutMs: STATE_LOCK_TIMEOUT_MS });
     } catch (error) {
       if (error instanceof LockTimeoutError) throw new StateError(`not saving: ${error.message}`, 503);
+      if (error instanceof LockLostError) throw new StateError('not saving: another process took over the state file\'s lock while this write waited (it had not been refreshed for too long); nothing was written, save again', 503);
+      if (error instanceof LockPathError) throw new StateError(`not saving: the state file's lock (${basename(lockPath)} in the DSH home) is ${error.what}, not a lock file; remove it and save again`, 503);
       throw error;
     }
   }
@@ -269,19 +302,29 @@ export class StateStore {
       return { state: defaultState(), report: { kind: 'refused', reason: `is ${what}; context-profiles reads and replaces only a regular file` }, rewrite: false };
     }
     let bytes: Uint8Array;
+    let size: number;
     try {
-      bytes = this.io.readPrefix(path, Number.MAX_SAFE_INTEGER).bytes;
+      ({ bytes, size } = this.io.readPrefix(path, STATE_LIMITS.stateBytes + 1));
     } catch (error) {
       return { state: defaultState(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true };
     }
-    if (path === this.path && this.#bytes !== undefined && Buffer.from(bytes).equals(this.#bytes)) {
+    if (size > STATE_LIMITS.stateBytes) {
+      const reason = `is ${count(size)} bytes; the limit is ${count(STATE_LIMITS.stateBytes)}, so context-profiles neither reads nor writes it (it stays as it is): shrink it or move it away`;
+      return { state: defaultState(), report: { kind: 'refused', reason }, rewrite: false };
+    }
+    if (path === this.path && this.#bytes !== undefined && Buffer.compare(bytes, this.#bytes) === 0) {
       return { state: this.#state, report: { kind: 'current' }, rewrite: false, bytes };
     }
     try {
-      const outcome = readState(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown);
+      const outcome = readState(parseJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
       if (outcome.problems.length > 0) return { state: outcome.state, report: { kind: 'set-aside', keptAt: path, problems: outcome.problems }, rewrite: true, bytes };
       return { state: outcome.state, report: outcome.migrated ? { kind: 'migrated', from: STATE_FILE } : { kind: 'current' }, rewrite: outcome.migrated, bytes };
     } catch (error) {
+      if (error instanceof NewerStateError) {
+        // Item 10: a newer package's file is its to write; this one must not move it aside at every step.
+        const reason = `is version ${error.version}, written by a newer dsh-context-engine (this one reads up to version ${STATE_VERSION}), so this one neither uses nor writes it: update the package`;
+        return { state: defaultState(), report: { kind: 'refused', reason }, rewrite: false };
+      }
       return { state: defaultState(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true, bytes };
     }
   }
@@ -296,8 +339,10 @@ export class StateStore {
     if (report.kind === 'corrupt') {
       const keptAt = this.#asideName(this.path);
       try {
+        runSync(confirm(this.io, this.#heldNow()));
         this.io.rename(this.path, keptAt);
       } catch (error) {
+        if (error instanceof LockLostError) throw error;
         throw new StateError(`not saving: ${this.path} could not be read (${report.reason}) nor moved aside (${message(error)})`, 503);
       }
       this.logger.warn('context-profiles: %s could not be read (%s); it was kept as %s and the defaults are in use', this.path, report.reason, keptAt);
@@ -328,10 +373,20 @@ export class StateStore {
     return name;
   }
 
-  /** The shared atomic write of the state file (the caller holds the lock). */
+  /** The lock of the locked task running now (every write runs in one). */
+  #heldNow(): Held {
+    if (this.#held === undefined) throw new Error('context-profiles: a state write outside the lock');
+    return this.#held;
+  }
+
+  /**
+   * The shared atomic write of the state file, under the lock, confirmed still held just before the
+   * rename; a state over the size cap is refused (400) and nothing is written.
+   */
   #write(state: State): void {
     const bytes = encode(state);
-    runSync(writeAtomic(this.io, this.path, bytes, STATE_FILE_MODE));
+    if (bytes.length > STATE_LIMITS.stateBytes) throw new StateError(`the state file would be ${count(bytes.length)} bytes; the limit is ${count(STATE_LIMITS.stateBytes)}`);
+    runSync(writeLocked(this.io, this.#heldNow(), this.path, bytes, STATE_FILE_MODE));
     this.#bytes = bytes;
   }
 

@@ -115,7 +115,7 @@ export function section(value: unknown, key: string): Record<string, unknown> {
 function checkTopLevelKeys(raw: Record<string, unknown>): void {
   for (const key of Object.keys(raw)) {
     if (CONFIG_KEYS.includes(key)) continue;
-    const retired = RETIRED_SLICE_KEYS[key];
+    const retired = Object.hasOwn(RETIRED_SLICE_KEYS, key) ? RETIRED_SLICE_KEYS[key] : undefined;
     if (retired !== undefined) throw new ConfigIssue(`Retired slice configuration ${key}: ${retired}`, [key]);
   }
   for (const key of Object.keys(raw)) {
@@ -129,7 +129,7 @@ function checkTopLevelKeys(raw: Record<string, unknown>): void {
 function resolveHistory(raw: Record<string, unknown>): HistoryConfig {
   for (const key of Object.keys(raw)) {
     if (HISTORY_KEYS.includes(key)) continue;
-    const retired = RETIRED_HISTORY_KEYS[key];
+    const retired = Object.hasOwn(RETIRED_HISTORY_KEYS, key) ? RETIRED_HISTORY_KEYS[key] : undefined;
     if (retired !== undefined) throw new ConfigIssue(`Retired history configuration ${key}: ${retired}`, ['history', key]);
   }
   for (const key of Object.keys(raw)) {

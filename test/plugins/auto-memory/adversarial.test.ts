@@ -2,11 +2,11 @@
 // interrupted writes and concurrent writers. The invariant throughout: nothing is written outside
 // the memory dir, and nothing that was there is lost.
 
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeDisk } from '../../../src/plugins/auto-memory/disk.js';
-import { runAsync, writeAtomic } from '../../../src/io/index.js';
+import { lockPathFor, runAsync, thisProcess, writeAtomic } from '../../../src/io/index.js';
 import { MemoryStore } from '../../../src/plugins/auto-memory/store.js';
 import { built, runScript } from '../../support/processes.js';
 import { faultyDisk, LIMITS, memory, read, tempDir, tempStore, tree } from './support.js';
@@ -335,5 +335,26 @@ describe('concurrent writers', () => {
     await store.create('/memories/b.md', memory('b', 'B'));
     expect(read(join(memdir, 'MEMORY.md'))).toBe('# Memory index\n\n- [a](a.md) — A\n- [x](x.md) — written elsewhere\n- [b](b.md) — B\n');
     expect(tree(memdir)).toEqual(['MEMORY.md', 'a.md', 'b.md']);
+  });
+
+  it('AM-19 issue 32 item 2: a command robbed of the lock while it was stopped (judged abandoned) publishes nothing and says so', async () => {
+    const faults = faultyDisk();
+    const { store, memdir } = tempStore({}, faults.disk);
+    await store.create('/memories/a.md', memory('a', 'A'));
+    const lock = lockPathFor(memdir);
+    let robbed = false;
+    faults.before('createExclusive', (path) => {
+      if (!robbed && path.includes('.b.md.')) {
+        robbed = true;
+        rmSync(lock);
+        writeFileSync(lock, JSON.stringify({ ...thisProcess(), pid: process.ppid, since: Date.now(), token: 'thief' }));
+      }
+    });
+    expect(await store.create('/memories/b.md', memory('b', 'B'))).toEqual({
+      ok: false, code: 'IO_ERROR',
+      message: 'another process took over this project\'s memory lock while this command held it (judged abandoned: not refreshed for too long); nothing was changed, try again',
+    });
+    expect(tree(memdir)).toEqual(['MEMORY.md', 'a.md']);
+    expect(read(join(memdir, 'MEMORY.md'))).toBe('# Memory index\n\n- [a](a.md) — A\n');
   });
 });

@@ -5,29 +5,42 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { builtinProfiles } from '../../../src/plugins/context-profiles/index.js';
+import { builtinProfiles, TOKEN_HEADER } from '../../../src/plugins/context-profiles/index.js';
 import { HostService, messageText } from '../../../src/host/index.js';
 import { TRANSLATE_SYSTEM } from '../../../src/plugins/context-profiles/translate.js';
 import { createTestHost, TestLlm, TestWebServer } from '../../../src/testing/index.js';
 import { contextProfiles, hostTools, mcpTools, reply } from '../../support/context-profiles.js';
 
-interface Reply { status: number; type: string; json: any; text: string }
-function call(base: string, method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+interface Reply { status: number; type: string; json: any; text: string; headers: Record<string, string | string[] | undefined> }
+/** Each server's access token, as its page hands it over (item 4): `call` sends it unless told otherwise. */
+const tokens = new Map<string, string>();
+function call(base: string, method: string, path: string, options: { body?: string; headers?: Record<string, string>; token?: string | null } = {}): Promise<Reply> {
   const url = new URL(path, base);
+  const token = options.token === undefined ? tokens.get(base) : options.token;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers } }, (res) => {
+    const headers = { ...(token != null ? { [TOKEN_HEADER]: token } : {}), ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
+    const req = httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const type = String(res.headers['content-type'] ?? '');
-        resolve({ status: res.statusCode!, type, text, json: type.startsWith('application/json') ? JSON.parse(text) : undefined });
+        resolve({ status: res.statusCode!, type, text, json: type.startsWith('application/json') ? JSON.parse(text) : undefined, headers: res.headers });
       });
     });
     req.on('error', reject);
     if (options.body !== undefined) req.write(options.body);
     req.end();
   });
+}
+
+/** The token the panel page of the server at `base` carries (DSH's own server hands it to its page). */
+async function pageToken(base: string): Promise<string> {
+  const page = await call(base, 'GET', '/session-context-config/', { token: null });
+  const token = /<script type="application\/json" id="boot">\{"token":"([A-Za-z0-9_-]{43})"\}<\/script>/.exec(page.text)?.[1];
+  if (token === undefined) throw new Error(`no token in the page: ${page.status} ${page.text.slice(0, 200)}`);
+  tokens.set(base, token);
+  return token;
 }
 
 const closers: (() => Promise<void>)[] = [];
@@ -47,7 +60,8 @@ async function serve(options: { answer?: (text: string) => string | Promise<stri
   await host.run('hi', reply);
   const server = await web.listen();
   closers.push(server.close);
-  return { host, home, model, base: server.url };
+  const token = await pageToken(server.url);
+  return { host, home, model, base: server.url, token, web };
 }
 
 describe('routes (CP-37)', () => {
@@ -160,6 +174,7 @@ describe('routes (CP-37)', () => {
       host.use(contextProfiles, {});
       const server = await web.listen();
       closers.push(server.close);
+      await pageToken(server.url);
       expect((await call(server.url, 'POST', '/session-context-config/api/translate', { body: JSON.stringify({ text: 'x' }) })).json).toEqual({ ok: false, error });
     }
   });
@@ -231,6 +246,7 @@ describe('DSH\'s web server (X-12, contract correction 4)', () => {
     expect((await call(server.url, 'GET', '/session-context-config/api/state')).status).toBe(404);
     const remove = host.provide(HostService.webServer, first);
     expect(first.routes).toEqual(['/session-context-config']);
+    await pageToken(server.url);
     expect((await call(server.url, 'GET', '/session-context-config/api/state')).status).toBe(200);
     expect((await call(server.url, 'GET', '/session-context-config')).type).toBe('text/html; charset=utf-8');
     remove();

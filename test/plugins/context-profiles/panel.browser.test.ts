@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinProfiles } from '../../../src/plugins/context-profiles/index.js';
-import { LANG_KEY } from '../../../src/plugins/context-profiles/panel.js';
+import { LANG_KEY, TOKEN_KEY } from '../../../src/plugins/context-profiles/panel.js';
+import { serveProfiles } from '../../../src/cli/profiles.js';
+import { createServer } from 'node:http';
 import { RULE_TEXTS } from '../../../src/plugins/context-profiles/model.js';
 import { HostService, messageText } from '../../../src/host/index.js';
 import { createTestHost, TestLlm, TestWebServer, type TestHost } from '../../../src/testing/index.js';
@@ -92,7 +94,10 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
       // Issue 21: each profile's tool-definition tokens (DeepSeek V3), full and as the profile sends
       // them. Session 1 runs under lean: what its first request carried for these tools (deferred
       // placeholders, tool_search) is exactly the panel's figure for lean, by the reference tokenizer.
-      const state = await page.evaluate(async () => (await fetch('/session-context-config/api/state?id=session-1')).json()) as {
+      // The page carries its server's access token (DSH's own server hands it over); the API wants it.
+      const state = await page.evaluate(async () => (await fetch('/session-context-config/api/state?id=session-1', {
+        headers: { 'x-context-profiles-token': (JSON.parse(document.getElementById('boot')!.textContent!) as { token: string }).token },
+      })).json()) as {
         catalog: { name: string; deepseekTokens: { full: number; sent: Record<string, number> }; states: Record<string, { effective: string }> }[]; toolSearchTokens: number;
       };
       const wire = (t: { name: string; description: string; parameters: unknown }): number =>
@@ -169,6 +174,49 @@ describe('panel in Chromium (CP-UI-02..CP-UI-06)', () => {
     } finally {
       await page.close();
       await server.close();
+    }
+  });
+
+  it('issue 32 item 4: `profiles serve`: the link\'s token opens the panel and leaves the address bar, a reload keeps it; without it the panel says so and calls nothing; no other site can frame it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cp-'));
+    writeFileSync(join(dir, 'session-context-config.json'), JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} }));
+    const served = await serveProfiles({ port: 0, environment: { env: { DSH_HOME: dir }, homedir: dir, processCwd: dir } });
+    const origin = new URL(served.url).origin;
+    // Another site on this machine that frames the panel.
+    const framer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<iframe id="f" src="${served.url}"></iframe>`));
+    await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const apiCalls: [string, number][] = [];
+      page.on('response', (r) => void (r.url().includes('/api/') && apiCalls.push([new URL(r.url()).pathname, r.status()])));
+      await page.goto(served.url);
+      const tid = (id: string) => page.locator(`[data-testid="${id}"]`);
+      await tid('card-tools').waitFor();
+      expect(page.url()).toBe(`${origin}/session-context-config/`);
+      expect(await page.evaluate((k) => sessionStorage.getItem(k), TOKEN_KEY)).toBe(served.token);
+      await page.reload();
+      await tid('card-tools').waitFor();
+      expect(apiCalls.every(([, status]) => status === 200)).toBe(true);
+      // A fresh tab without the link's token: no card, a notice of what to open, no API call at all.
+      const bare = await context.newPage();
+      const bareCalls: string[] = [];
+      bare.on('request', (r) => void (r.url().includes('/api/') && bareCalls.push(r.url())));
+      await bare.goto(`${origin}/session-context-config/`);
+      await bare.waitForFunction(() => document.querySelector('[data-testid="status"]')?.textContent !== '');
+      expect(await bare.locator('[data-testid="status"]').textContent()).toBe('缺少访问令牌:请打开 dsh-context profiles serve 打印的完整链接(含 #token=…),或从 DSH 重新打开本页');
+      expect([await bare.locator('section.card').count(), bareCalls]).toEqual([0, []]);
+      // Framed by another origin: the browser refuses to render it.
+      const host = await context.newPage();
+      await host.goto(`http://127.0.0.1:${(framer.address() as { port: number }).port}/`);
+      const frame = host.frames().find((f) => f !== host.mainFrame())!;
+      // Chromium shows its error page in place of a document that refuses framing.
+      await expect.poll(() => frame.url()).toBe('chrome-error://chromewebdata/');
+      expect(await frame.locator('[data-testid="save"]').count()).toBe(0);
+    } finally {
+      await context.close();
+      await new Promise((resolve) => framer.close(resolve));
+      await served.close();
     }
   });
 });

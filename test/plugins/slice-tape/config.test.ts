@@ -93,6 +93,11 @@ describe('unknown, inert and retired keys', () => {
     expect(loadError({ budget: 1 })).toBe(`invalid config:\n  - Unknown slice configuration key budget. ${valid} (at budget)`);
   });
 
+  it('ST-06 issue 32 item 13: a key Object.prototype answers (constructor, toString) is an unknown key, not a retired one', () => {
+    expect(loadError({ constructor: 1 })).toBe(`invalid config:\n  - Unknown slice configuration key constructor. ${valid} (at constructor)`);
+    expect(loadError({ history: { toString: 1 } })).toBe('invalid config:\n  - Unknown history configuration toString; valid keys: keepRecentTurns, pinFirstTurn, pinUserChars, entryMaxChars (at history.toString)');
+  });
+
   it('ST-07 maxRequestChars and maxHistoryChars parse, are dropped, and nothing warns', async () => {
     const host = createTestHost();
     const plugin = host.use(tape, { maxRequestChars: 1, maxHistoryChars: 'anything' });
