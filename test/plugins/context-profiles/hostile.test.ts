@@ -52,7 +52,11 @@ function call(base: string, method: string, path: string, options: { body?: stri
     req.end();
   });
 }
-const pageToken = (page: string): string | null => (JSON.parse(/<script type="application\/json" id="boot">(.*?)<\/script>/.exec(page)![1]!) as { token: string | null }).token;
+/** The token a panel page carries (null: none; a page without the boot element, as before issue 32, carries none either). */
+const pageToken = (page: string): string | null => {
+  const boot = /<script type="application\/json" id="boot">(.*?)<\/script>/.exec(page)?.[1];
+  return boot === undefined ? null : (JSON.parse(boot) as { token: string | null }).token;
+};
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -70,7 +74,7 @@ async function onDsh(dir = home(), options: { tools?: ReturnType<typeof hostTool
   const server = await web.listen();
   closers.push(server.close);
   const page = await call(server.url, 'GET', '/session-context-config/');
-  return { host, dir, model, base: server.url, token: pageToken(page.text)!, page, profiles: contextProfiles.mounted.get(handle.ctx)! };
+  return { host, dir, model, base: server.url, token: pageToken(page.text) ?? undefined, page, profiles: contextProfiles.mounted.get(handle.ctx)! };
 }
 
 describe('item 2: the state file under a lock that can be lost', () => {
