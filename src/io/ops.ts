@@ -10,11 +10,13 @@ import type { Awaitable } from './steps.js';
 /** What an entry is, without following a final symlink. */
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
-/** `lstat`'s answer: the type, size and modification time of an entry. */
+/** `lstat`'s answer: the type, size, inode and modification and change times of an entry. */
 export interface EntryInfo {
   readonly type: EntryType;
   readonly size: number;
   readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
 }
 
 /** The port, generic over how results come back (see `SyncFileOps` and `AsyncFileOps`). */
@@ -80,7 +82,7 @@ export const nodeFileOps: AsyncFileOps = {
   async lstat(path) {
     try {
       const stats = await lstat(path);
-      return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
+      return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
     } catch (error) {
       if (isAbsence(error)) return undefined;
       throw error;
@@ -161,7 +163,7 @@ export const nodeFileOpsSync: SyncFileOps = {
   lstat(path) {
     try {
       const stats = lstatSync(path);
-      return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
+      return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
     } catch (error) {
       if (isAbsence(error)) return undefined;
       throw error;

@@ -59,9 +59,9 @@ function keepingUnknown<T extends object>(raw: Raw, known: T, knownKeys: readonl
   return fromEntries(entries) as T;
 }
 
-/** A save over a cap: 400 naming the value and the limit. */
-function over(at: string, what: string, value: number, limit: number): never {
-  throw new StateError(`${at} ${what} ${value}; the limit is ${limit}`);
+/** A save with more entries than a cap allows: 400 naming the count and the limit. */
+function tooMany(at: string, count: number, limit: number): never {
+  throw new StateError(`${at} has ${count} entries; the limit is ${limit}`);
 }
 
 /** Checks a text against its cap: a save is refused, a read cuts it (a shape error, so the original is kept aside). */
@@ -76,7 +76,7 @@ function capped(text: string, limit: number, at: string, strict: boolean, proble
 /** A save's map (a profile's groups, tools, …) within the entry and key caps. */
 function checkMap(raw: Raw, at: string): void {
   const keys = Object.keys(raw);
-  if (keys.length > STATE_LIMITS.mapEntries) over(at, 'has', keys.length, STATE_LIMITS.mapEntries);
+  if (keys.length > STATE_LIMITS.mapEntries) tooMany(at, keys.length, STATE_LIMITS.mapEntries);
   for (const k of keys) {
     const length = codePointLength(k);
     if (length > STATE_LIMITS.keyChars) throw new StateError(`${at} has a key of ${length} characters; the limit is ${STATE_LIMITS.keyChars}`);
@@ -354,7 +354,7 @@ export function validateSave(raw: unknown, current: State): State {
   if (!isRecord(raw)) throw new StateError(`state must be a JSON object, got ${shown(raw)}`);
   const list = raw.profiles ?? current.profiles;
   if (!Array.isArray(list)) throw new StateError(`profiles must be an array, got ${shown(list)}`);
-  if (list.length > STATE_LIMITS.profiles) over('profiles', 'has', list.length, STATE_LIMITS.profiles);
+  if (list.length > STATE_LIMITS.profiles) tooMany('profiles', list.length, STATE_LIMITS.profiles);
   const seen = new Set<string>();
   const profiles = list.map((entry, i) => {
     const profile = normalizeProfile(entry, ignore, `profiles[${i}]`, true);

@@ -64,7 +64,15 @@ interface DiskRead {
   readonly report: LoadReport;
   /** Whether the file must be rewritten under the lock (an old version, shape errors, unparsable). */
   readonly rewrite: boolean;
+  /** The state file's inode, size, modification and change times when it was read (see `#seen`). */
+  readonly stamp?: string;
 }
+
+/**
+ * How old a file's modification time must be before its stamp is trusted: a file system with coarse
+ * timestamps could show an edit made within the same tick as unchanged (auto-memory's rules wait as long).
+ */
+const STAMP_SETTLED_MS = 2100;
 
 const encode = (state: State): Uint8Array => new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`);
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -80,6 +88,12 @@ export class StateStore {
   readonly #snapshots = new Map<string, State>();
   /** The lock while a locked task runs: every write confirms it just before its rename. */
   #held: Held | undefined;
+  /**
+   * The last read of the state file that needed no rewrite, with the file's stamp: while the stamp
+   * stays the same (and is settled) a refresh answers from it without reading the file, so a step
+   * costs one lstat whatever the file's size (issue 32, item 5).
+   */
+  #seen: { readonly stamp: string; readonly read: DiskRead } | undefined;
 
   constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFileOpsSync) {
     this.path = join(home, STATE_FILE);
@@ -301,6 +315,8 @@ export class StateStore {
       const what = info.type === 'symlink' ? 'a symbolic link' : info.type === 'directory' ? 'a directory' : 'not a regular file (a FIFO, socket or device)';
       return { state: defaultState(), report: { kind: 'refused', reason: `is ${what}; context-profiles reads and replaces only a regular file` }, rewrite: false };
     }
+    const stamp = path === this.path ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : undefined;
+    if (stamp !== undefined && this.#seen?.stamp === stamp && Date.now() - info.mtimeMs > STAMP_SETTLED_MS) return this.#seen.read;
     let bytes: Uint8Array;
     let size: number;
     try {
@@ -310,20 +326,20 @@ export class StateStore {
     }
     if (size > STATE_LIMITS.stateBytes) {
       const reason = `is ${count(size)} bytes; the limit is ${count(STATE_LIMITS.stateBytes)}, so context-profiles neither reads nor writes it (it stays as it is): shrink it or move it away`;
-      return { state: defaultState(), report: { kind: 'refused', reason }, rewrite: false };
+      return { state: defaultState(), report: { kind: 'refused', reason }, rewrite: false, stamp };
     }
     if (path === this.path && this.#bytes !== undefined && Buffer.compare(bytes, this.#bytes) === 0) {
-      return { state: this.#state, report: { kind: 'current' }, rewrite: false, bytes };
+      return { state: this.#state, report: { kind: 'current' }, rewrite: false, bytes, stamp };
     }
     try {
       const outcome = readState(parseJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
       if (outcome.problems.length > 0) return { state: outcome.state, report: { kind: 'set-aside', keptAt: path, problems: outcome.problems }, rewrite: true, bytes };
-      return { state: outcome.state, report: outcome.migrated ? { kind: 'migrated', from: STATE_FILE } : { kind: 'current' }, rewrite: outcome.migrated, bytes };
+      return { state: outcome.state, report: outcome.migrated ? { kind: 'migrated', from: STATE_FILE } : { kind: 'current' }, rewrite: outcome.migrated, bytes, stamp };
     } catch (error) {
       if (error instanceof NewerStateError) {
         // Item 10: a newer package's file is its to write; this one must not move it aside at every step.
         const reason = `is version ${error.version}, written by a newer dsh-context-engine (this one reads up to version ${STATE_VERSION}), so this one neither uses nor writes it: update the package`;
-        return { state: defaultState(), report: { kind: 'refused', reason }, rewrite: false };
+        return { state: defaultState(), report: { kind: 'refused', reason }, rewrite: false, stamp };
       }
       return { state: defaultState(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true, bytes };
     }
@@ -388,6 +404,7 @@ export class StateStore {
     if (bytes.length > STATE_LIMITS.stateBytes) throw new StateError(`the state file would be ${count(bytes.length)} bytes; the limit is ${count(STATE_LIMITS.stateBytes)}`);
     runSync(writeLocked(this.io, this.#heldNow(), this.path, bytes, STATE_FILE_MODE));
     this.#bytes = bytes;
+    this.#seen = undefined;
   }
 
   /**
@@ -398,6 +415,9 @@ export class StateStore {
   #adopt(read: DiskRead & { readonly bytes?: Uint8Array }, remember = true): void {
     this.#state = read.state;
     if (remember && read.bytes !== undefined) this.#bytes = read.bytes;
+    if (remember && read.stamp !== undefined && !read.rewrite) {
+      this.#seen = { stamp: read.stamp, read: { state: read.state, report: read.report.kind === 'refused' ? read.report : { kind: 'current' }, rewrite: false, stamp: read.stamp } };
+    }
     const next = read.report;
     const previous = this.#report;
     const sticky = previous.kind === 'corrupt' || previous.kind === 'set-aside' || previous.kind === 'migrated';

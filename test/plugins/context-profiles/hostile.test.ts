@@ -5,7 +5,7 @@
 
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -238,12 +238,12 @@ describe('item 5: a state file with size bounds', () => {
     store.load();
     const many = Array.from({ length: STATE_LIMITS.profiles + 1 }, (_, i) => custom(`p${i}`));
     for (const [save, message] of [
-      [{ profiles: many }, 'profiles has 65; the limit is 64'],
+      [{ profiles: many }, 'profiles has 65 entries; the limit is 64'],
       [{ profiles: [custom('x'.repeat(65))] }, 'profiles[0].id is 65 characters; the limit is 64'],
       [{ profiles: [custom('a', { name: 'n'.repeat(101) })] }, 'profiles[0].name is 101 characters; the limit is 100'],
       [{ profiles: [custom('a', { prompt: { prefix: { ...defaultSlot(), text: '😀'.repeat(20_001) }, suffix: defaultSlot() } })] }, 'profiles[0].prompt.prefix.text is 20001 characters; the limit is 20000'],
       [{ profiles: [custom('a', { summaries: { mcp: 's'.repeat(2001) } })] }, 'profiles[0].summaries.mcp is 2001 characters; the limit is 2000'],
-      [{ profiles: [custom('a', { tools: Object.fromEntries(Array.from({ length: 1025 }, (_, i) => [`t${i}`, 'off'])) })] }, 'profiles[0].tools has 1025; the limit is 1024'],
+      [{ profiles: [custom('a', { tools: Object.fromEntries(Array.from({ length: 1025 }, (_, i) => [`t${i}`, 'off'])) })] }, 'profiles[0].tools has 1025 entries; the limit is 1024'],
       [{ profiles: [custom('a', { sections: { ['s'.repeat(257)]: false } })] }, 'profiles[0].sections has a key of 257 characters; the limit is 256'],
     ] as const) {
       expect(thrown(() => store.save(save))).toEqual({ message, status: 400 });
@@ -293,6 +293,24 @@ describe('item 5: a state file with size bounds', () => {
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(big);
     expect(readdirSync(dir)).toEqual([FILE]);
     expect(host.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([`context-profiles: ${join(dir, FILE)} ${reason}; the defaults are in use and nothing will be saved`]);
+  });
+
+  it('item 5: a step reads the file only when it changed: an unchanged file costs one lstat, whatever its size; a change is seen at once', () => {
+    const dir = home();
+    writeFileSync(join(dir, FILE), v4({ lastUsedId: 'lean' }));
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(join(dir, FILE), old, old);
+    let reads = 0;
+    const io = { ...nodeFileOpsSync, readPrefix: (path: string, max: number) => (path.endsWith(FILE) && reads++, nodeFileOpsSync.readPrefix(path, max)) };
+    const store = new StateStore(dir, logger, io);
+    store.load();
+    for (let step = 0; step < 20; step++) store.refresh();
+    expect([reads, store.state.lastUsedId]).toEqual([1, 'lean']);
+    // Another process saves (an atomic rename: a new inode): the next refresh reads it.
+    writeFileSync(join(dir, `${FILE}.new`), v4({ lastUsedId: 'full' }));
+    renameSync(join(dir, `${FILE}.new`), join(dir, FILE));
+    store.refresh();
+    expect([reads, store.state.lastUsedId]).toEqual([2, 'full']);
   });
 
   it('item 5: session records past 2,000 drop the oldest', () => {
