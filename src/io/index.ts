@@ -6,7 +6,7 @@ export { acquire, confirm, DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, locke
 export type { Held, LockOptions } from './lock.js';
 export { liveness, thisProcess } from './owner.js';
 export type { Liveness, Owner } from './owner.js';
-export { nodeFileOps, nodeFileOpsSync } from './ops.js';
+export { describeEntryType, nodeFileOps, nodeFileOpsSync } from './ops.js';
 export type { AsyncFileOps, EntryInfo, EntryType, FileOps, SyncFileOps } from './ops.js';
 export { KeyedQueue } from './queue.js';
 export { runAsync, runSync, settle } from './steps.js';

@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { sha1Hex, truncateUtf8, utf8Length } from '../engine/index.js';
 import { PRIVATE_FILE_MODE } from './atomic.js';
-import type { EntryType, FileOps } from './ops.js';
+import { describeEntryType, type FileOps } from './ops.js';
 import { liveness, ownerOf, thisProcess, type Owner } from './owner.js';
 import { settle, type Steps } from './steps.js';
 
@@ -123,9 +123,6 @@ function parseHolder(bytes: Uint8Array): Holder | undefined {
   return undefined;
 }
 
-const describeType = (type: EntryType): string =>
-  type === 'directory' ? 'a directory' : type === 'symlink' ? 'a symbolic link' : 'not a regular file (a FIFO, socket or device)';
-
 /**
  * Lock files seen unchanged, with when this process first saw them so (monotonic clock): a lock
  * whose modification time lies in the future is judged by how long it has been watched instead.
@@ -156,7 +153,7 @@ function* inspect(ops: FileOps, lockPath: string, staleMs: number): Steps<Found>
   try {
     info = yield* settle(ops.lstat(lockPath));
     if (info === undefined) return undefined;
-    if (info.type !== 'file') return { kind: 'blocked', what: describeType(info.type) };
+    if (info.type !== 'file') return { kind: 'blocked', what: describeEntryType(info.type) };
     read = yield* settle(ops.readPrefix(lockPath, LOCK_READ_BYTES));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -19,6 +19,16 @@ export interface EntryInfo {
   readonly ino: number;
 }
 
+/**
+ * What an entry that is not a regular file is, for a message: `a directory`, `a symbolic link`, or
+ * `not a regular file (a FIFO, socket or device)`.
+ * @param type the entry's type (not `file`)
+ * @returns the words
+ */
+export function describeEntryType(type: EntryType): string {
+  return type === 'directory' ? 'a directory' : type === 'symlink' ? 'a symbolic link' : 'not a regular file (a FIFO, socket or device)';
+}
+
 /** The port, generic over how results come back (see `SyncFileOps` and `AsyncFileOps`). */
 export interface FileOps {
   /** `undefined` when absent (or a parent is not a directory). Does not follow a final symlink. */

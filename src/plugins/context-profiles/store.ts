@@ -16,7 +16,7 @@ import { basename, join } from 'node:path';
 import { sha256Hex } from '../../engine/index.js';
 import type { Logger } from '../../host/index.js';
 import {
-  confirm, LockLostError, LockPathError, LockTimeoutError, lockPathFor, nodeFileOpsSync, runSync, withLockSync, writeAtomic, writeLocked,
+  confirm, describeEntryType, LockLostError, LockPathError, LockTimeoutError, lockPathFor, nodeFileOpsSync, runSync, withLockSync, writeAtomic, writeLocked,
   type Held, type SyncFileOps,
 } from '../../io/index.js';
 import { parseJson } from './json.js';
@@ -312,8 +312,7 @@ export class StateStore {
     const info = this.io.lstat(path);
     if (info === undefined) return { state: defaultState(), report: { kind: 'missing' }, rewrite: false };
     if (info.type !== 'file') {
-      const what = info.type === 'symlink' ? 'a symbolic link' : info.type === 'directory' ? 'a directory' : 'not a regular file (a FIFO, socket or device)';
-      return { state: defaultState(), report: { kind: 'refused', reason: `is ${what}; context-profiles reads and replaces only a regular file` }, rewrite: false };
+      return { state: defaultState(), report: { kind: 'refused', reason: `is ${describeEntryType(info.type)}; context-profiles reads and replaces only a regular file` }, rewrite: false };
     }
     const stamp = path === this.path ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : undefined;
     if (stamp !== undefined && this.#seen?.stamp === stamp && Date.now() - info.mtimeMs > STAMP_SETTLED_MS) return this.#seen.read;
