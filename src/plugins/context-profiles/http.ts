@@ -189,6 +189,8 @@ async function snapshot(profiles: Profiles, sessionId: string | null) {
  * peer that is not loopback (or configured) or is another user, or the trust fence, 404 unknown
  * session, profile or route, 405 wrong method, 413 body too large, 415 a POST that is not
  * `application/json`, 503 the state file cannot be written now.
+ * @param options - the controller, the translator, and the access rules (token, peers, hosts).
+ * @returns a node:http handler that resolves false for paths outside PREFIX.
  */
 export function createApiHandler(options: ApiOptions): RequestHandler {
   const trusted = options.trusted ?? trustFence(options.trustedHosts);

@@ -7,7 +7,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 
-/** `::ffff:127.0.0.1` (a dual-stack socket's IPv4 peer) as `127.0.0.1`; other addresses as they are. */
+/**
+ * An address without the IPv4-mapped prefix a dual-stack socket reports.
+ * @param address - a socket address, e.g. `::ffff:127.0.0.1`.
+ * @returns `127.0.0.1` for that; any other address as it is.
+ */
 export function plainAddress(address: string): string {
   return address.toLowerCase().startsWith('::ffff:') && address.includes('.') ? address.slice('::ffff:'.length) : address;
 }
