@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
 import * as workspaceContext from '../../src/plugins/workspace-context/index.js';
+import { TOKEN_HEADER } from '../../src/plugins/context-profiles/index.js';
 import { createTestHost } from '../../src/testing/index.js';
 import { bin, cleanUp, cli, fixture, tempDir } from '../support/cli.js';
 import { referenceEncode } from '../support/tokenizer.js';
@@ -141,7 +142,7 @@ describe('rules', () => {
 });
 
 /** Starts `profiles serve` on `home`; resolves with the panel URL, the output so far and a stopper that resolves with the exit code. */
-async function serve(home: string): Promise<{ url: string; out: () => string; stop: () => Promise<number | null> }> {
+async function serve(home: string): Promise<{ url: string; token: string; out: () => string; stop: () => Promise<number | null> }> {
   const child = spawn(process.execPath, [bin, 'profiles', 'serve', '--port', '0', '--dsh-home', home], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home' } });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const stop = () => {
@@ -150,15 +151,16 @@ async function serve(home: string): Promise<{ url: string; out: () => string; st
   };
   let out = '';
   try {
-    const url = await new Promise<string>((resolve, reject) => {
+    // The link carries the server's access token in its fragment (issue 32, item 4).
+    const [url, token] = await new Promise<[string, string]>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        const found = /panel: (http:\/\/127\.0\.0\.1:\d+\/session-context-config\/)/.exec(out);
-        if (found) resolve(found[1]!);
+        const found = /panel: (http:\/\/127\.0\.0\.1:\d+\/session-context-config\/)#token=([A-Za-z0-9_-]{43})\n/.exec(out);
+        if (found) resolve([found[1]!, found[2]!]);
       });
       child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
-    return { url, out: () => out, stop };
+    return { url, token, out: () => out, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -172,9 +174,10 @@ describe('profiles serve', () => {
     const { builtinProfiles } = await import('../../src/plugins/context-profiles/index.js');
     const state = JSON.stringify({ version: 4, lastUsedId: 'lean', profiles: builtinProfiles(), sessions: {} });
     writeFileSync(join(home, 'session-context-config.json'), state);
-    const { url, out, stop } = await serve(home);
-    expect(out()).toContain(`state file: ${join(home, 'session-context-config.json')}`);
-    const served = (await (await fetch(`${url}api/state`)).json()) as { profiles: { id: string }[]; catalog: { name: string }[] };
+    const { url, token, out, stop } = await serve(home);
+    expect(out()).toContain(`(the link carries this server's access token: keep it to yourself)\nstate file: ${join(home, 'session-context-config.json')}`);
+    expect((await fetch(`${url}api/state`)).status).toBe(401);
+    const served = (await (await fetch(`${url}api/state`, { headers: { [TOKEN_HEADER]: token } })).json()) as { profiles: { id: string }[]; catalog: { name: string }[] };
     expect(served.profiles.map((p) => p.id)).toEqual(expect.arrayContaining(['full', 'lean', 'minimal']));
     expect(served.catalog.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'memory', 'recall_turn']));
     expect(await (await fetch(url)).text()).toMatch(/^<!doctype html>/i);
@@ -187,11 +190,11 @@ describe('profiles serve', () => {
     const home = tempDir('dsh-cli-profiles-');
     const file = join(home, 'session-context-config.json');
     expect(spawnSync('mkfifo', [file]).status).toBe(0);
-    const { url, stop } = await serve(home);
+    const { url, token, stop } = await serve(home);
     try {
-      const served = (await (await fetch(`${url}api/state`)).json()) as { load: unknown; lastUsedId: string };
+      const served = (await (await fetch(`${url}api/state`, { headers: { [TOKEN_HEADER]: token } })).json()) as { load: unknown; lastUsedId: string };
       expect(served.load).toEqual({ kind: 'refused', reason: 'is not a regular file (a FIFO, socket or device); context-profiles reads and replaces only a regular file' });
-      const save = await fetch(`${url}api/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"lastUsedId":"lean"}' });
+      const save = await fetch(`${url}api/state`, { method: 'POST', headers: { [TOKEN_HEADER]: token, 'content-type': 'application/json' }, body: '{"lastUsedId":"lean"}' });
       expect(save.status).toBe(503);
       expect(lstatSync(file).isFIFO()).toBe(true);
     } finally {
