@@ -1,6 +1,6 @@
 // `dsh-context profiles serve`: the context-profiles panel and its API on loopback, for the user's
 // $DSH_HOME, outside DSH (for users whose DSH profile has no web server). The plugins are mounted, as
-// the bundle mounts them, on the package's simulated host over the real filesystem, so the panel
+// the bundle mounts them, on the offline host (src/offline-host) over the real filesystem, so the panel
 // lists the tools they register and the host's first-party file tools; the profiles it edits are the
 // real state file, which running DSH processes read and write too (every write merges with what is
 // on disk). The panel's handler is the plugin's own, with this server's access token: the link
@@ -15,7 +15,7 @@ import * as contextProfiles from '../plugins/context-profiles/index.js';
 import * as sliceTape from '../plugins/slice-tape/index.js';
 import * as workspaceContext from '../plugins/workspace-context/index.js';
 import { DSH_DEPLOYED_MAX_BYTES } from '../plugins/workspace-context/config.js';
-import { createTestHost, TestWebServer } from '../testing/index.js';
+import { createOfflineHost, OfflineWebServer } from '../offline-host/index.js';
 import { resolveConfig } from '../plugins/context-profiles/config.js';
 import { createApiHandler, newToken, webRoute } from '../plugins/context-profiles/http.js';
 import { llmTranslation, Translator } from '../plugins/context-profiles/translate.js';
@@ -35,7 +35,7 @@ export interface ServeOptions {
 export async function serveProfiles(options: ServeOptions): Promise<{ url: string; token: string; stateFile: string; close(): Promise<void> }> {
   const { environment } = options;
   const config = options.dshHome !== undefined ? { dshHome: options.dshHome } : {};
-  const host = createTestHost({ cwd: environment.processCwd, fs: createNodeFileSystem(), homedir: environment.homedir, processCwd: environment.processCwd, env: environment.env });
+  const host = createOfflineHost({ cwd: environment.processCwd, fs: createNodeFileSystem(), homedir: environment.homedir, processCwd: environment.processCwd, env: environment.env });
   const profilesHandle = host.use(contextProfiles, config);
   const handles = [
     host.use(workspaceContext, { maxBytes: DSH_DEPLOYED_MAX_BYTES, ...config }),
@@ -49,7 +49,7 @@ export async function serveProfiles(options: ServeOptions): Promise<{ url: strin
   const profiles = contextProfiles.mounted.get(profilesHandle.ctx)!;
   const home = resolveConfig(config, environment).dshHome.path;
   const token = newToken();
-  const web = new TestWebServer(host.ctx.logger);
+  const web = new OfflineWebServer(host.ctx.logger);
   web.register(webRoute(createApiHandler({ profiles, translator: new Translator(home, llmTranslation(profilesHandle.ctx)), logger: host.ctx.logger, token, tokenInPage: false })));
   try {
     await web.listen(options.port);

@@ -1,6 +1,6 @@
 // What the model is sent, found the only way that cannot drift from the plugins: mount them, as the
-// bundle patch does (workspace-context, auto-memory, slice-tape, context-profiles), on the package's
-// simulated DSH host over the real filesystem, start a session at the cwd, and read the first model
+// bundle patch does (workspace-context, auto-memory, slice-tape, context-profiles), on the offline
+// host (src/offline-host) over the real filesystem, start a session at the cwd, and read the first model
 // request. context-profiles keeps its state in a temporary home made for the run (holding only which
 // built-in profile applies), so inspecting never writes to the user's DSH home.
 
@@ -15,7 +15,7 @@ import { defaultState, NONE } from '../plugins/context-profiles/model.js';
 import { STATE_FILE } from '../plugins/context-profiles/store.js';
 import * as sliceTape from '../plugins/slice-tape/index.js';
 import * as workspaceContext from '../plugins/workspace-context/index.js';
-import { createTestHost } from '../testing/index.js';
+import { createOfflineHost } from '../offline-host/index.js';
 
 /** The prompt of the simulated first turn; the report shows where the plugins' messages go around it. */
 export const PROBE_PROMPT = '(your first prompt)';
@@ -57,7 +57,7 @@ export async function firstRequest(options: SessionOptions): Promise<FirstReques
   const profileHome = mkdtempSync(join(tmpdir(), 'dsh-context-profiles-'));
   try {
     writeFileSync(join(profileHome, STATE_FILE), JSON.stringify({ ...defaultState(), lastUsedId: options.profile ?? NONE }));
-    const host = createTestHost({
+    const host = createOfflineHost({
       cwd: options.cwd,
       fs: createNodeFileSystem({ cwd: options.cwd }),
       homedir: environment.homedir,

@@ -1,35 +1,37 @@
-// dsh-context-engine/testing: a deterministic simulated DSH host for plugin tests, and the
-// createTestHost driver that runs scripted sessions against it.
+// dsh-context-engine/testing: a deterministic simulated DSH host for plugin tests (the offline host
+// of src/offline-host with an in-memory filesystem), the createTestHost driver that runs scripted
+// sessions against it, and createDshHost, the same shape over real DSH. The offline host's classes
+// are exported here under the names this module has always given them.
 export { createTestHost, TestHost } from './host.js';
 export type { CompactOptions, PluginHandle, TestHostOptions } from './host.js';
-export type { ModelRequest, ScriptedToolCall, StepAnswer, StepScript } from './model.js';
-export { ScriptedModel, TestLlm, modelRegistry } from './model.js';
-export type { LlmAnswer } from './model.js';
+export type { ModelRequest, ScriptedToolCall, StepAnswer, StepScript } from '../offline-host/model.js';
+export { ScriptedModel, OfflineLlm as TestLlm, modelRegistry } from '../offline-host/model.js';
+export type { LlmAnswer } from '../offline-host/model.js';
 export { createMemoryFileSystem, MemoryFileSystem } from './memfs.js';
 export type { MemoryFault, MemoryFileSystemOptions, MemoryFsCall } from './memfs.js';
-export { EventBus, Fiber } from './events.js';
-export type { DispatchScope } from './events.js';
-export { TestContext } from './context.js';
-export type { HostCore } from './context.js';
-export { TestSession, SURFACE_EVENT_TYPES, assertUserMessage } from './session.js';
-export type { TestSessionOptions } from './session.js';
-export { TestInbox } from './inbox.js';
-export type { InboxOwner } from './inbox.js';
-export { TestAgent } from './agent.js';
-export { ToolRegistry } from './tool-registry.js';
-export { executeTool, errorResult } from './tool-pipeline.js';
-export type { PipelineHost } from './tool-pipeline.js';
-export { codeModeTool } from './code-mode.js';
-export type { CodeCall } from './code-mode.js';
-export { fileTools } from './file-tools.js';
-export { PromptRegistry, systemText } from './prompt.js';
-export { createRecordingLogger, formatLog } from './logger.js';
-export type { LogEntry, LogLevel } from './logger.js';
-export { ConfigValidationError, assertPluginModule, validateConfig } from './plugins.js';
-export { MemorySpillStore, spillContent } from './spill.js';
-export type { SpillOptions } from './spill.js';
-export { TestWebServer } from './http.js';
-export { ServiceTable } from './services.js';
+export { EventBus, Fiber } from '../offline-host/events.js';
+export type { DispatchScope } from '../offline-host/events.js';
+export { OfflineContext as TestContext } from '../offline-host/context.js';
+export type { HostCore } from '../offline-host/context.js';
+export { OfflineSession as TestSession, SURFACE_EVENT_TYPES, assertUserMessage } from '../offline-host/session.js';
+export type { OfflineSessionOptions as TestSessionOptions } from '../offline-host/session.js';
+export { OfflineInbox as TestInbox } from '../offline-host/inbox.js';
+export type { InboxOwner } from '../offline-host/inbox.js';
+export { OfflineAgent as TestAgent } from '../offline-host/agent.js';
+export { ToolRegistry } from '../offline-host/tool-registry.js';
+export { executeTool, errorResult } from '../offline-host/tool-pipeline.js';
+export type { PipelineHost } from '../offline-host/tool-pipeline.js';
+export { codeModeTool } from '../offline-host/code-mode.js';
+export type { CodeCall } from '../offline-host/code-mode.js';
+export { fileTools } from '../offline-host/file-tools.js';
+export { PromptRegistry, systemText } from '../offline-host/prompt.js';
+export { createRecordingLogger, formatLog } from '../offline-host/logger.js';
+export type { LogEntry, LogLevel } from '../offline-host/logger.js';
+export { ConfigValidationError, assertPluginModule, validateConfig } from '../offline-host/plugins.js';
+export { MemorySpillStore, spillContent } from '../offline-host/spill.js';
+export type { SpillOptions } from '../offline-host/spill.js';
+export { OfflineWebServer as TestWebServer } from '../offline-host/http.js';
+export { ServiceTable } from '../offline-host/services.js';
 export { createDshHost, DshHost } from './real-dsh/host.js';
 export type { DshHostOptions, DshRow, DshSession, DshTurn, HeadlessRun } from './real-dsh/host.js';
 export { ensureRealDsh, packPackage, PINNED_DSH_DIR, PINNED_DSH_VERSION } from './real-dsh/install.js';

@@ -9,7 +9,7 @@
 import type { ContentBlock, Message } from '../host/message.js';
 import type { ToolSchema } from '../host/tools.js';
 import type { ChatMessage, ChatTool } from './real-dsh/chat-server.js';
-import type { ModelRequest } from './model.js';
+import type { ModelRequest } from '../offline-host/model.js';
 
 const joined = (blocks: readonly ContentBlock[], type: 'text' | 'reasoning'): string =>
   blocks.flatMap((b) => (b.type === type ? [b.text] : [])).join('');

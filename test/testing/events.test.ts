@@ -4,7 +4,7 @@ import Schema from 'schemastery';
 import { describe, expect, it } from 'vitest';
 import { serviceIdentity, type Context, type FileSystem } from '../../src/host/index.js';
 import { createTestHost, EventBus, Fiber, type LogEntry } from '../../src/testing/index.js';
-import { createRecordingLogger } from '../../src/testing/logger.js';
+import { createRecordingLogger } from '../../src/offline-host/logger.js';
 
 const setup = () => {
   const logs: LogEntry[] = [];

@@ -6,7 +6,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StepAnswer } from '../model.js';
+import type { StepAnswer } from '../../offline-host/model.js';
 
 /** One message of a chat request, as DSH's DeepSeek adapter sends it. */
 export interface ChatMessage {

@@ -1,4 +1,4 @@
-// The Cordis-like context the simulated host hands to each plugin (and to each agent as
+// The Cordis-like context the offline host hands to each plugin (and to each agent as
 // `agent.ctx`): listeners and registrations belong to the context's fiber and go away with it;
 // services appear through `get(name)` and as properties; `ctx.get('fs')` is undefined until a
 // provider is mounted (contract §1.2, §12.1).
@@ -34,7 +34,7 @@ export interface HostCore {
 }
 
 /** A plugin's (or an agent's) context. `scope` is the agent for `agent.ctx`, undefined otherwise. */
-export class TestContext implements Context {
+export class OfflineContext implements Context {
   #tools: ToolRuntime | undefined;
   #prompt: SystemPrompt | undefined;
 
@@ -119,7 +119,7 @@ export class TestContext implements Context {
       const fiber = new Fiber(`${this.fiber.label} inject(${deps.join(', ')})`);
       child = { fiber, values, detach: this.fiber.add(() => fiber.dispose()) };
       try {
-        callback(new TestContext(this.core, fiber, this.logger, this.scope));
+        callback(new OfflineContext(this.core, fiber, this.logger, this.scope));
       } catch (error) {
         this.logger.warn('inject(%s) failed: %s', deps.join(', '), error instanceof Error ? error.message : String(error));
         unload();
@@ -168,7 +168,7 @@ function serviceView<T extends object>(service: T | undefined): T | undefined {
   });
 }
 
-function toolView(ctx: TestContext): ToolRuntime {
+function toolView(ctx: OfflineContext): ToolRuntime {
   const { core, fiber, scope } = ctx;
   return {
     register: (def) => fiber.add(core.tools.register(def, scope)),
@@ -200,7 +200,7 @@ function toolView(ctx: TestContext): ToolRuntime {
   };
 }
 
-function promptView(ctx: TestContext): SystemPrompt {
+function promptView(ctx: OfflineContext): SystemPrompt {
   const { core, fiber, scope } = ctx;
   return {
     section: (section) => fiber.add(core.prompt.section(section, scope)),

@@ -11,7 +11,7 @@ import type { PromptAssembly } from '../host/prompt.js';
 import type { TurnEndReason } from '../host/session.js';
 import type { ToolExecutionResult } from '../host/tools.js';
 import { isPluginSource, visibleUserMessages } from '../host/visibility.js';
-import type { TestAgent } from './agent.js';
+import type { OfflineAgent } from './agent.js';
 import type { ModelRequest, ScriptedModel } from './model.js';
 import { systemText } from './prompt.js';
 import { assertUserMessage } from './session.js';
@@ -29,7 +29,7 @@ export interface LoopHost {
 const APPEND = { surfaceOp: 'append' } as const;
 
 /** Runs turns while the agent has been woken and work is pending; rethrows a turn's failure after logging it. */
-export async function drive(host: LoopHost, agent: TestAgent): Promise<void> {
+export async function drive(host: LoopHost, agent: OfflineAgent): Promise<void> {
   while (agent.woken) {
     agent.woken = false;
     if (!agent.inbox.hasPending) break;
@@ -38,7 +38,7 @@ export async function drive(host: LoopHost, agent: TestAgent): Promise<void> {
   }
 }
 
-async function runTurn(host: LoopHost, agent: TestAgent): Promise<void> {
+async function runTurn(host: LoopHost, agent: OfflineAgent): Promise<void> {
   const { session, inbox } = agent;
   const turn = lastTurn(agent) + 1;
   agent.controller = new AbortController();
@@ -56,7 +56,7 @@ async function runTurn(host: LoopHost, agent: TestAgent): Promise<void> {
         reason = { kind: 'aborted' };
         break;
       }
-      if (step > host.maxStepsPerTurn) throw new Error(`simulated loop: turn ${turn} exceeded ${host.maxStepsPerTurn} steps`);
+      if (step > host.maxStepsPerTurn) throw new Error(`offline loop: turn ${turn} exceeded ${host.maxStepsPerTurn} steps`);
       const claimed = inbox.claim(step === 1 ? 'next-turn' : 'next-step', turn);
       const assembly = await agent.core.prompt.assemble({ agent, scope: agent, signal });
       const snapshot = runtimeSnapshot(host, agent, assembly);
@@ -91,7 +91,7 @@ async function runTurn(host: LoopHost, agent: TestAgent): Promise<void> {
 
 /** One step; returns whether the turn may end here (no tool calls, max tokens, concluded) or continues. */
 async function runStep(
-  host: LoopHost, agent: TestAgent, turn: number, step: number, entered: readonly UserMessage[], assembly: PromptAssembly, signal: AbortSignal,
+  host: LoopHost, agent: OfflineAgent, turn: number, step: number, entered: readonly UserMessage[], assembly: PromptAssembly, signal: AbortSignal,
 ): Promise<'continue' | 'end' | 'max-tokens'> {
   const { session, inbox } = agent;
   agent.position = { turn, step };
@@ -155,7 +155,7 @@ function parseArguments(text: string): unknown {
   }
 }
 
-function lastTurn(agent: TestAgent): number {
+function lastTurn(agent: OfflineAgent): number {
   let last = 0;
   for (const event of agent.session.events) if (event.type === SessionEventType.turnStart) last = Math.max(last, (event.data as { turn: number }).turn);
   return last;
@@ -165,7 +165,7 @@ function lastTurn(agent: TestAgent): number {
  * The runtime-context snapshot the loop proposes when the rendered contexts differ from the last
  * visible snapshot (contract §6 step 2c); none when suppressed or when there are no contexts.
  */
-function runtimeSnapshot(host: LoopHost, agent: TestAgent, assembly: PromptAssembly): UserMessage | undefined {
+function runtimeSnapshot(host: LoopHost, agent: OfflineAgent, assembly: PromptAssembly): UserMessage | undefined {
   // As DSH renders the snapshot: the contexts with text, none at all when every one is empty.
   const sections = assembly.contexts.filter((c) => c.text !== '').map((c) => ({ name: c.name, text: c.text }));
   if (agent.core.prompt.runtimeContextSuppressed || sections.length === 0) return undefined;

@@ -12,7 +12,7 @@
 import type { ContentBlock } from '../host/message.js';
 import { CODE_MODE_TOOL, HostEvent, SessionEventType } from '../host/names.js';
 import type { CodeDispatch, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../host/tools.js';
-import type { TestAgent } from './agent.js';
+import type { OfflineAgent } from './agent.js';
 import type { EventBus } from './events.js';
 
 /** What the composite needs from the host. */
@@ -68,7 +68,7 @@ export function codeModeTool(host: CodeModeHost): ToolDefinition {
 
 /** Dispatches the program's calls in order, each with the run-scoped `signal`, and logs each as DSH does. */
 async function runProgram(host: CodeModeHost, run: ToolRunContext, calls: readonly CodeCall[], signal: AbortSignal): Promise<{ name: string; isError: boolean; text: string }[]> {
-  const agent = run.agent as TestAgent | undefined;
+  const agent = run.agent as OfflineAgent | undefined;
   const results: { name: string; isError: boolean; text: string }[] = [];
   for (const [i, call] of calls.entries()) {
     const subCallId = `${run.callId}:code:${i + 1}`;

@@ -1,4 +1,4 @@
-// The simulated host's web server (spec X-12), shaped as DSH rc.8's `webServer` service
+// The offline host's web server (spec X-12), shaped as DSH rc.8's `webServer` service
 // (`@deepseek-ai/dsh-host-webserver`): named `exact` and `prefix` routes, exact over the whole table
 // and then the longest prefix, 404 with an empty body when nothing matches, a duplicate (kind, path)
 // refused in DSH's words, a handler's throw logged and answered 400. Like DSH's it has no trust fence:
@@ -11,7 +11,7 @@ import type { Logger } from '../host/cordis.js';
 import type { WebRoute, WebServer } from '../host/http.js';
 
 /** A loopback web server with DSH's route table. */
-export class TestWebServer implements WebServer {
+export class OfflineWebServer implements WebServer {
   readonly #exact = new Map<string, WebRoute>();
   readonly #prefixes = new Map<string, WebRoute>();
   #server: Server | undefined;

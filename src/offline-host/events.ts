@@ -1,4 +1,4 @@
-// Cordis-like dispatch for the simulated host (contract §1.3, §1.4, §12.1): listeners run in
+// Cordis-like dispatch for the offline host (contract §1.3, §1.4, §12.1): listeners run in
 // registration order (`prepend` puts one first), `waterfall` makes the first registered listener
 // outermost with the dispatcher's last argument as the innermost `next`, and every listener belongs
 // to a fiber whose disposal removes it.
@@ -56,7 +56,7 @@ interface ListenerRecord {
   readonly logger: Logger;
 }
 
-/** The event bus every context of one simulated host shares. */
+/** The event bus every context of one offline host shares. */
 export class EventBus {
   readonly #listeners = new Map<string, ListenerRecord[]>();
 

@@ -1,4 +1,4 @@
-// The durable session log of the simulated host (contract §5, §12.2): append-only, `seq == index`,
+// The durable session log of the offline host (contract §5, §12.2): append-only, `seq == index`,
 // deep-frozen lossless-JSON events, the visible surface maintained by `append` and `replace`
 // operations, and a hook that publishes every append (the host turns it into `session/event`).
 
@@ -9,18 +9,18 @@ import type { Session, SessionEvent, SessionHeader, SessionSurface, SurfaceOp } 
 /** Event types that may carry a `surfaceOp`. */
 export const SURFACE_EVENT_TYPES: readonly string[] = [SessionEventType.userMessage, SessionEventType.assistantMessage, SessionEventType.toolResult];
 
-export interface TestSessionOptions {
+export interface OfflineSessionOptions {
   readonly header: SessionHeader;
   /** Events of a persisted log (resume): replayed into the surface, never re-published. */
   readonly seed?: readonly SessionEvent[];
   /** Timestamps; the host passes a deterministic clock. */
   readonly clock: () => number;
   /** Called after every append, while re-entrant appends are refused. */
-  readonly onAppend?: (session: TestSession, event: SessionEvent) => void;
+  readonly onAppend?: (session: OfflineSession, event: SessionEvent) => void;
 }
 
 /** A session as DSH's store-attached session behaves, minus persistence. */
-export class TestSession implements Session {
+export class OfflineSession implements Session {
   readonly header: SessionHeader;
   readonly firstLiveSeq: number;
   readonly #events: SessionEvent[] = [];
@@ -29,9 +29,9 @@ export class TestSession implements Session {
   #snapshot: readonly SessionEvent[] | undefined;
   #publishing: number | undefined;
   readonly #clock: () => number;
-  readonly #onAppend: TestSessionOptions['onAppend'];
+  readonly #onAppend: OfflineSessionOptions['onAppend'];
 
-  constructor(options: TestSessionOptions) {
+  constructor(options: OfflineSessionOptions) {
     this.header = deepFreeze(structuredClone(options.header));
     this.#clock = options.clock;
     this.#onAppend = options.onAppend;

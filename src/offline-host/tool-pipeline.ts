@@ -1,4 +1,4 @@
-// One tool execution through the simulated host's pipeline (contract §7.2–7.3, §12.5): argument
+// One tool execution through the offline host's pipeline (contract §7.2–7.3, §12.5): argument
 // snapshot → `tools/pre-execute` → guards → `tools/execute` around the body → `tools/post-execute` →
 // `finalizeContent` → abort check → frozen `tools/result`, for every execution.
 
@@ -65,7 +65,7 @@ async function decide(host: PipelineHost, exec: ToolExecution, def: ToolDefiniti
     return errorResult(messageOf(error));
   }
   if (pre.kind === 'deny') return errorResult(pre.reason, { name: 'ToolDenied', code: 'DENIED' });
-  // No approval service in the simulated host: `ask` is a denial, as in DSH without one.
+  // No approval service in the offline host: `ask` is a denial, as in DSH without one.
   if (pre.kind === 'ask') return errorResult(pre.reason ?? 'approval required', { name: 'ToolDenied', code: 'DENIED' });
   for (const guard of host.registry.guards) {
     const reason = guard(exec);

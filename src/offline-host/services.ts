@@ -1,4 +1,4 @@
-// Services that come and go while plugins run (Cordis's service table, as far as the simulated host
+// Services that come and go while plugins run (Cordis's service table, as far as the offline host
 // needs it): a test provides one after plugins loaded (DSH's `webServer` may be mounted after ours)
 // or removes it, and every `ctx.inject` waiting on it loads or unloads its child context.
 

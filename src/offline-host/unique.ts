@@ -1,4 +1,4 @@
-// The registration rule the simulated host's registries share: one value per name per layer, a
+// The registration rule the offline host's registries share: one value per name per layer, a
 // duplicate is an error, and a removal only removes the value it added.
 
 /**

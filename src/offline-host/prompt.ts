@@ -1,4 +1,4 @@
-// System-prompt sections, runtime contexts, variables and the assemble waterfall of the simulated
+// System-prompt sections, runtime contexts, variables and the assemble waterfall of the offline
 // host (contract §8). Registrations are layered like tools: an agent-scoped section shadows the
 // global one of the same name.
 

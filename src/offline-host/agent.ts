@@ -1,4 +1,4 @@
-// The simulated agent (contract §3): session, durable inbox, agent-scoped context, status, cancel,
+// The offline agent (contract §3): session, durable inbox, agent-scoped context, status, cancel,
 // and `send` with DSH's three shorthands. The loop that runs it is in loop.ts.
 
 import type { Agent, AgentCancelCause, AgentStatus, InboxTarget } from '../host/agent.js';
@@ -7,14 +7,14 @@ import type { UserMessage } from '../host/message.js';
 import { HostEvent } from '../host/names.js';
 import type { HostCore } from './context.js';
 import { Fiber } from './events.js';
-import { TestContext } from './context.js';
-import { TestInbox } from './inbox.js';
-import type { TestSession } from './session.js';
+import { OfflineContext } from './context.js';
+import { OfflineInbox } from './inbox.js';
+import type { OfflineSession } from './session.js';
 
-/** A simulated agent; `agent.ctx` registrations are disposed with the agent (resume, dispose). */
-export class TestAgent implements Agent {
-  readonly inbox: TestInbox;
-  readonly ctx: TestContext;
+/** An offline agent; `agent.ctx` registrations are disposed with the agent (resume, dispose). */
+export class OfflineAgent implements Agent {
+  readonly inbox: OfflineInbox;
+  readonly ctx: OfflineContext;
   readonly fiber: Fiber;
   status: AgentStatus = 'idle';
   /** The turn and step the loop is in (for Code Mode dispatch records); undefined between steps. */
@@ -26,14 +26,14 @@ export class TestAgent implements Agent {
 
   constructor(
     readonly core: HostCore,
-    readonly session: TestSession,
+    readonly session: OfflineSession,
     readonly options: Agent['options'],
     logger: Logger,
   ) {
     this.fiber = new Fiber(`agent ${session.id}`);
-    this.ctx = new TestContext(core, this.fiber, logger, this);
+    this.ctx = new OfflineContext(core, this.fiber, logger, this);
     this.fiber.add(() => core.tools.dropScope(this));
-    this.inbox = new TestInbox({ session, notify: (name, payload) => this.notify(name, payload) });
+    this.inbox = new OfflineInbox({ session, notify: (name, payload) => this.notify(name, payload) });
   }
 
   get id() {

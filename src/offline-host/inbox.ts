@@ -1,4 +1,4 @@
-// The agent inbox of the simulated host (contract §3, §12.3): two lists with ids unique across both,
+// The agent inbox of the offline host (contract §3, §12.3): two lists with ids unique across both,
 // every mutation logged as `agent/inbox/spliced` before the list changes, replayed from the log on
 // construction so pending items survive a resume, and `claim` for the loop.
 
@@ -15,7 +15,7 @@ export interface InboxOwner {
 }
 
 /** A durable inbox over its owner's session. */
-export class TestInbox implements Inbox {
+export class OfflineInbox implements Inbox {
   readonly #lists: Record<InboxTarget, UserMessage[]> = { 'next-turn': [], 'next-step': [] };
   readonly #owner: InboxOwner;
 

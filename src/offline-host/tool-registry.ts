@@ -1,4 +1,4 @@
-// The tool registry of the simulated host (contract §7.1, §12.5): a global layer and one layer per
+// The tool registry of the offline host (contract §7.1, §12.5): a global layer and one layer per
 // agent scope (an agent-scoped definition shadows the global one of the same name), restrictions
 // per scope, guards, `tools/change` on every change, and DSH's registration errors.
 

@@ -1,4 +1,4 @@
-// The simulated host's spill policy and store (spec X-12): a tool result whose text is larger than
+// The offline host's spill policy and store (spec X-12): a tool result whose text is larger than
 // the configured bytes is logged as a UTF-8-safe head plus DSH's spill notice, and the full text is
 // kept in an in-memory store that plugins reach as `ctx.get('spill')`. As DSH rc.8's spill policy,
 // it leaves `read` results (a spilled read would only be read again) and results with a non-text
@@ -9,7 +9,7 @@ import type { ContentBlock } from '../host/message.js';
 import { FileToolName } from '../host/names.js';
 import { spillNotice, type SpillStore } from '../host/spill.js';
 
-/** `TestHostOptions.spill`. */
+/** `OfflineHostOptions.spill`. */
 export interface SpillOptions {
   /** Results whose text is larger than this many UTF-8 bytes are spilled. */
   readonly overBytes: number;

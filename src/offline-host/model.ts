@@ -1,5 +1,5 @@
 // The scripted model: a test says what each step "answers" (text, reasoning, tool calls), in order,
-// and the simulated host records every request it would have sent.
+// and the offline host records every request it would have sent.
 
 import type { Message } from '../host/message.js';
 import type { LlmCallConfig, LlmService, LlmStreamChunk, LlmStreamOptions, ModelInfo } from '../host/model.js';
@@ -74,7 +74,7 @@ export type LlmAnswer = (options: LlmStreamOptions) => string | Promise<string>;
  * same chunk protocol: a text block, usage, then `finish`; a route without an adapter and a failed
  * answer end in an `error` finish, never a throw). Every stream call is recorded in `calls`.
  */
-export class TestLlm implements LlmService {
+export class OfflineLlm implements LlmService {
   readonly calls: LlmStreamOptions[] = [];
 
   /**
@@ -125,8 +125,8 @@ export class TestLlm implements LlmService {
   }
 }
 
-/** A `ctx.llm` over fixed routes that describes models only (see `TestLlm`). */
+/** A `ctx.llm` over fixed routes that describes models only (see `OfflineLlm`). */
 export function modelRegistry(routes: Readonly<Record<string, readonly string[] | null>>): LlmService {
-  const llm = new TestLlm(routes);
+  const llm = new OfflineLlm(routes);
   return { resolveModelInfo: (provider, model, signal) => llm.resolveModelInfo(provider, model, signal) };
 }

@@ -1,0 +1,30 @@
+// The offline host: DSH's host services simulated in-process, to run plugins without DSH (the CLI)
+// and to test them (dsh-context-engine/testing builds on it).
+export { createOfflineHost, OfflineHost } from './host.js';
+export type { CompactOptions, OfflineHostOptions, PluginHandle } from './host.js';
+export type { ModelRequest, ScriptedToolCall, StepAnswer, StepScript } from './model.js';
+export { ScriptedModel, OfflineLlm, modelRegistry } from './model.js';
+export type { LlmAnswer } from './model.js';
+export { EventBus, Fiber } from './events.js';
+export type { DispatchScope } from './events.js';
+export { OfflineContext } from './context.js';
+export type { HostCore } from './context.js';
+export { OfflineSession, SURFACE_EVENT_TYPES, assertUserMessage } from './session.js';
+export type { OfflineSessionOptions } from './session.js';
+export { OfflineInbox } from './inbox.js';
+export type { InboxOwner } from './inbox.js';
+export { OfflineAgent } from './agent.js';
+export { ToolRegistry } from './tool-registry.js';
+export { executeTool, errorResult } from './tool-pipeline.js';
+export type { PipelineHost } from './tool-pipeline.js';
+export { codeModeTool } from './code-mode.js';
+export type { CodeCall } from './code-mode.js';
+export { fileTools } from './file-tools.js';
+export { PromptRegistry, systemText } from './prompt.js';
+export { createRecordingLogger, formatLog } from './logger.js';
+export type { LogEntry, LogLevel } from './logger.js';
+export { ConfigValidationError, assertPluginModule, validateConfig } from './plugins.js';
+export { MemorySpillStore, spillContent } from './spill.js';
+export type { SpillOptions } from './spill.js';
+export { OfflineWebServer } from './http.js';
+export { ServiceTable } from './services.js';
