@@ -3,13 +3,13 @@
 // Exit codes: 0 done, 1 the command failed (the message says why and what to do), 2 bad usage.
 
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
 import { CliError, nonNegativeInteger, positiveInteger, processEnvironment, requireDirectory, resolveWorkspace } from './env.js';
 import { serveProfiles } from './profiles.js';
-import { inspect } from './inspect.js';
-import { PROFILE_IDS } from './session.js';
-import { DEEPSEEK_V3_CONTEXT_WINDOW } from './tokens.js';
+import { DEFAULT_DSH_PROFILE, inspectCommand, userProfileDir } from './inspect-exact.js';
+import { PROBE_PROMPT } from './offline-request.js';
+import { renderExact } from './report-request.js';
 import { count, renderInspect, table, visible, visibleLine } from './report.js';
 import { DSH_DEPLOYED_MAX_BYTES } from '../plugins/workspace-context/config.js';
 import { rulesFor } from './rules.js';
@@ -49,27 +49,52 @@ const program = new Command('dsh-context')
   .exitOverride();
 
 program.command('inspect')
-  .description('show exactly what the model would see at the start of a session in a directory')
+  .description('show the first model request of a session in a directory: your own DSH\'s, captured, when a `dsh` is found; the plugins\' part only otherwise')
   .argument('[dir]', 'the directory to inspect (default: the current directory)')
   .option('--cwd <subdir>', 'the session cwd, relative to dir (default: dir itself)')
-  .option('--max-bytes <n>', 'workspace-context maxBytes: the byte budget of the instruction message', positiveInteger('--max-bytes'), DSH_DEPLOYED_MAX_BYTES)
+  .option('--dsh <path>', 'the dsh command to run (default: dsh on PATH)')
+  .option('--offline', 'do not run DSH: show the plugins\' part only, from the plugins run without DSH')
+  .option('--profile <name>', 'the DSH profile to start', DEFAULT_DSH_PROFILE)
+  .option('--context-profile <id>', 'the context profile the session starts under (default: the one your DSH home names; offline: none, or a built-in one)')
+  .option('--prompt <text>', 'the first user message', PROBE_PROMPT)
+  .option('--max-bytes <n>', 'offline: workspace-context maxBytes, the byte budget of the instruction message (with DSH: the mounted config\'s)', positiveInteger('--max-bytes'), DSH_DEPLOYED_MAX_BYTES)
   .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
-  .option('--sample', 'inspect the sample monorepo shipped with this package (at its packages/app)')
-  .addOption(new Option('--profile <id>', 'start the session under this context profile (built-in), to see the tool definitions it defers and what it saves').choices(PROFILE_IDS).default('none'))
-  .option('--context-window <tokens>', 'the model\'s context window in tokens', positiveInteger('--context-window'), DEEPSEEK_V3_CONTEXT_WINDOW)
-  .option('--summary', 'leave out the messages themselves')
-  .option('--json', 'print a JSON report')
-  .addHelpText('after', '\nExamples:\n  dsh-context inspect --sample\n  dsh-context inspect --sample --profile full\n  dsh-context inspect ~/code/monorepo --cwd packages/api\n  dsh-context inspect . --max-bytes 16384 --json')
-  .action(async (dir: string | undefined, opts: { cwd?: string; maxBytes: number; dshHome?: string; sample?: boolean; profile: string; contextWindow: number; summary?: boolean; json?: boolean }) => {
+  .option('--sample', 'inspect the sample monorepo shipped with this package (at its packages/app), with your DSH profile')
+  .option('--context-window <tokens>', 'the model\'s context window in tokens, when DSH reports none (offline: always)', positiveInteger('--context-window'))
+  .option('--summary', 'leave out the request\'s text')
+  .option('--json', 'print the request body exactly as DSH sent it (offline: the JSON report)')
+  .option('--json-report', 'print the whole report as JSON')
+  .addHelpText('after', `
+With a dsh (on PATH, or --dsh), inspect starts it headless in the profile and directory, in a
+throwaway copy of the DSH home, with DeepSeek's endpoint pointed at a capture endpoint on loopback:
+it keeps the first model request and ends DSH before any model is called.
+
+Examples:
+  dsh-context inspect
+  dsh-context inspect ~/code/monorepo --cwd packages/api --prompt "fix the failing test"
+  dsh-context inspect --json | jq '.messages[0].content'
+  dsh-context inspect --sample --context-profile full
+  dsh-context inspect . --offline --max-bytes 16384 --json-report`)
+  .action(async (dir: string | undefined, opts: {
+    cwd?: string; dsh?: string; offline?: boolean; profile: string; contextProfile?: string; prompt: string; maxBytes: number; dshHome?: string; sample?: boolean;
+    contextWindow?: number; summary?: boolean; json?: boolean; jsonReport?: boolean;
+  }) => {
     const { environment, workspace, dispose } = target(dir, opts);
     try {
-      const report = await inspect({
-        ...workspace, environment, maxBytes: opts.maxBytes, profile: opts.profile, contextWindow: opts.contextWindow,
+      const profileDir = opts.sample ? userProfileDir(processEnvironment(), opts.dshHome, opts.profile) : undefined;
+      const report = await inspectCommand({
+        ...workspace, environment, launchEnv: process.env, maxBytes: opts.maxBytes, dshProfile: opts.profile, prompt: opts.prompt,
+        ...(opts.contextWindow !== undefined ? { contextWindow: opts.contextWindow } : {}),
+        ...(opts.dsh !== undefined ? { dsh: opts.dsh } : {}),
+        ...(opts.offline === true ? { offline: true } : {}),
+        ...(opts.contextProfile !== undefined ? { contextProfile: opts.contextProfile } : {}),
         ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}),
+        ...(profileDir !== undefined ? { profileDir } : {}),
       });
       const shown = opts.sample ? { ...report, directory: '(the sample monorepo, examples/sample-monorepo)', dshHome: { ...report.dshHome, simulated: true as const } } : report;
-      if (opts.json) json(shown);
-      else print(renderInspect(shown, opts.summary === true));
+      if (opts.jsonReport) json(shown);
+      else if (opts.json) shown.mode === 'exact' ? void process.stdout.write(shown.request.body) : json(shown);
+      else print(shown.mode === 'exact' ? renderExact(shown, opts.summary === true) : renderInspect(shown, opts.summary === true));
     } finally {
       dispose();
     }

@@ -18,7 +18,7 @@ import { loadBaseline, renderBaseline, type BaselineTrace, type CandidateOutcome
 import { resolveConfig as resolveWorkspaceConfig, type Config as WorkspaceConfig } from '../plugins/workspace-context/config.js';
 import { displayDirectory, slashes, type Candidate, type Layout } from '../plugins/workspace-context/files.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
-import { firstRequest, PROBE_PROMPT, type SeenMessage } from './session.js';
+import { firstRequest, PROBE_PROMPT, type SeenMessage } from './offline-request.js';
 import { DEEPSEEK_V3_CONTEXT_WINDOW, messageTokens, tokenReport, type TokenReport } from './tokens.js';
 
 export interface InspectOptions {

@@ -3,7 +3,7 @@
 // text output is shown escaped (`\x1b`), never sent to the terminal; `--json` stays exact.
 
 import type { InspectReport } from './inspect.js';
-import { PROBE_PROMPT } from './session.js';
+import { PROBE_PROMPT } from './offline-request.js';
 import type { TokenReport } from './tokens.js';
 
 // C0 and C1 controls and DEL. A block keeps tabs, newlines and the \r of a \r\n pair (harmless and
@@ -61,10 +61,11 @@ export function table(cells: readonly (readonly string[])[], indent = '  '): str
   return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i]! - [...cell].length))).join('  ').trimEnd());
 }
 
-const n = (value: number): string => value.toLocaleString('en-US');
+/** A number with thousands separators. */
+export const n = (value: number): string => value.toLocaleString('en-US');
 
 /** `1.5%`: a share of the context window (one decimal; `<0.1%` for a sliver). */
-function share(tokens: number, window: number): string {
+export function share(tokens: number, window: number): string {
   const percent = (100 * tokens) / window;
   return tokens > 0 && percent < 0.05 ? '<0.1%' : `${percent.toFixed(1)}%`;
 }
@@ -103,7 +104,7 @@ function tokenLines(report: InspectReport): string[] {
     out.push(`  the profile saves ${n(t.saved)} tokens: system prompt ${n(t.systemPrompt.withoutProfile)} → ${n(t.systemPrompt.tokens)}, tool definitions ${n(t.tools.withoutProfile)} → ${n(t.tools.tokens)}`);
     out.push(...table(t.tools.tools.map((x) => [x.name, x.state, x.state === 'added' ? `${n(x.tokens)} tokens` : `${n(x.tokens)} of ${n(x.full!)} tokens`]), '    '));
   }
-  out.push('  DSH\'s own system prompt and tools come on top: inspect runs the plugins on a simulated host, which has no copy of them.', '');
+  out.push('  DSH\'s own system prompt and tools come on top: offline, inspect runs the plugins on the offline host, which has no copy of them.', '');
   return out;
 }
 
@@ -127,43 +128,15 @@ function memoryLine(m: InspectReport['memory']): string {
   }
 }
 
-/** The human form of an inspect report; every message verbatim unless `summary`. Control characters are escaped. */
-export function renderInspect(report: InspectReport, summary: boolean): string {
+/** The human form of an offline inspect report; every message verbatim unless `summary`. Control characters are escaped. */
+export function renderInspect(report: InspectReport & { readonly reason?: string }, summary: boolean): string {
   const out: string[] = [];
-  const w = report.workspace;
-  const home = report.dshHome.display === report.dshHome.path ? report.dshHome.path : `${report.dshHome.display} (${report.dshHome.path})`;
-  out.push('What the model sees at the start of a session', ...table([
-    ['directory', report.directory],
-    ['session cwd', report.cwd],
-    ['project root', report.projectRoot],
-    ['DSH home', report.dshHome.simulated ? `${home}, simulated: a temporary home holding the sample's AGENTS.md, rules and memories` : home],
-  ]), '');
+  out.push('What the model sees at the start of a session: the plugins\' part only (offline)');
+  if (report.reason !== undefined) out.push(`  DSH did not run: ${report.reason}. DSH's own system prompt, tools and messages are not here; with a \`dsh\` inspect shows its exact first request.`);
+  out.push(...table(placeRows(report)), '');
 
   out.push(...tokenLines(report));
-
-  out.push(`Workspace instructions (workspace-context): ${n(w.bytes)} of ${count(w.maxBytes, 'byte')}`);
-  if (w.files.length === 0) out.push('  no AGENTS.md, CLAUDE.md or local overlay from the DSH home down to the cwd: nothing is injected');
-  else out.push(...table(w.files.map((f) => [f.status, f.target === undefined ? f.path : `${f.path} -> ${f.target}`, f.bytes === undefined ? '' : formatBytes(f.bytes), f.tokens === undefined ? '' : count(f.tokens, 'token'), f.note ?? ''])));
-  if (w.omitted.length > 0 || w.truncated !== undefined) {
-    const parts = [...(w.omitted.length > 0 ? [`omitted ${w.omitted.join(', ')}`] : []), ...(w.truncated ? [`truncated ${w.truncated.path} from ${n(w.truncated.from)} to ${n(w.truncated.to)} bytes`] : [])];
-    out.push(`  budget: ${visibleLine(parts.join('; '))} (raise --max-bytes to keep more)`);
-  }
-  const importing = w.files.filter((f) => f.imports !== undefined);
-  if (importing.length > 0) {
-    out.push('  @-imports are injected as written: DSH does not read the files they name (Claude Code would):');
-    out.push(...table(importing.map((f) => [f.path, `${f.imports!.slice(0, 5).join(', ')}${f.imports!.length > 5 ? ', …' : ''}`]), '    '));
-  }
-  out.push('');
-
-  out.push('Memory index (auto-memory)', `  ${memoryLine(report.memory)}`, '');
-
-  out.push('Rules (auto-memory)');
-  if (report.rules.now.length === 0 && report.rules.waiting.length === 0) out.push('  no rule files in the user or project rule directories');
-  out.push(...table([
-    ...report.rules.now.map((r) => ['now', r.path, formatBytes(r.bytes), count(r.tokens, 'token'), r.skipped === undefined ? 'no paths: injected on the first step' : `not injected: ${r.skipped}`]),
-    ...report.rules.waiting.map((r) => ['waiting', r.path, formatBytes(r.bytes), count(r.tokens, 'token'), `paths: ${r.paths.join(', ')}`]),
-  ]));
-  out.push('');
+  out.push(...pluginLines(report));
 
   out.push('Request 1, in order');
   out.push(...table(report.messages.map((msg, i) => [`#${i + 1}`, msg.kind === 'user' ? `the prompt ${PROBE_PROMPT}` : msg.kind, msg.kind === 'user' ? '' : formatBytes(msg.bytes), count(msg.tokens, 'token')])));
@@ -178,4 +151,45 @@ export function renderInspect(report: InspectReport, summary: boolean): string {
   }
   // Everything above that came from the repository is escaped already; this pass guarantees it.
   return visible(out.join('\n'));
+}
+
+/** The rows naming where the session is: directory, cwd, project root, DSH home. */
+export function placeRows(report: Pick<InspectReport, 'directory' | 'cwd' | 'projectRoot' | 'dshHome'>): string[][] {
+  const home = report.dshHome.display === report.dshHome.path ? report.dshHome.path : `${report.dshHome.display} (${report.dshHome.path})`;
+  return [
+    ['directory', report.directory],
+    ['session cwd', report.cwd],
+    ['project root', report.projectRoot],
+    ['DSH home', report.dshHome.simulated ? `${home}, simulated: a temporary home holding the sample's AGENTS.md, rules and memories` : home],
+  ];
+}
+
+/** The plugins' own account: each instruction file with its fate, the memory index, the rules. */
+export function pluginLines(report: Pick<InspectReport, 'workspace' | 'memory' | 'rules'>): string[] {
+  const out: string[] = [];
+  const w = report.workspace;
+  out.push(`Workspace instructions (workspace-context): ${n(w.bytes)} of ${count(w.maxBytes, 'byte')}`);
+  if (w.files.length === 0) out.push('  no AGENTS.md, CLAUDE.md or local overlay from the DSH home down to the cwd: nothing is injected');
+  else out.push(...table(w.files.map((f) => [f.status, f.target === undefined ? f.path : `${f.path} -> ${f.target}`, f.bytes === undefined ? '' : formatBytes(f.bytes), f.tokens === undefined ? '' : count(f.tokens, 'token'), f.note ?? ''])));
+  if (w.omitted.length > 0 || w.truncated !== undefined) {
+    const parts = [...(w.omitted.length > 0 ? [`omitted ${w.omitted.join(', ')}`] : []), ...(w.truncated ? [`truncated ${w.truncated.path} from ${n(w.truncated.from)} to ${n(w.truncated.to)} bytes`] : [])];
+    out.push(`  budget: ${visibleLine(parts.join('; '))} (raise --max-bytes to keep more)`);
+  }
+  const importing = w.files.filter((f) => f.imports !== undefined);
+  if (importing.length > 0) {
+    out.push('  @-imports (Claude Code\'s syntax) are sent as written: DSH does not expand them, so the model gets the reference, not the file it names:');
+    out.push(...table(importing.map((f) => [f.path, `${f.imports!.slice(0, 5).join(', ')}${f.imports!.length > 5 ? ', …' : ''}`]), '    '));
+  }
+  out.push('');
+
+  out.push('Memory index (auto-memory)', `  ${memoryLine(report.memory)}`, '');
+
+  out.push('Rules (auto-memory)');
+  if (report.rules.now.length === 0 && report.rules.waiting.length === 0) out.push('  no rule files in the user or project rule directories');
+  out.push(...table([
+    ...report.rules.now.map((r) => ['now', r.path, formatBytes(r.bytes), count(r.tokens, 'token'), r.skipped === undefined ? 'no paths: injected on the first step' : `not injected: ${r.skipped}`]),
+    ...report.rules.waiting.map((r) => ['waiting', r.path, formatBytes(r.bytes), count(r.tokens, 'token'), `paths: ${r.paths.join(', ')}`]),
+  ]));
+  out.push('');
+  return out;
 }

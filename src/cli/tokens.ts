@@ -8,7 +8,7 @@
 import { countTokens } from '../engine/index.js';
 import { CODE_MODE_TOOL, FILE_TOOL_NAMES, type ToolSchema } from '../host/index.js';
 import { definitionTokens, toolDefinitionJson } from '../plugins/context-profiles/placeholders.js';
-import type { FirstRequest } from './session.js';
+import type { FirstRequest } from './offline-request.js';
 
 /**
  * DeepSeek V3's context window: 131,072 tokens (`model_max_length` of its tokenizer configuration,

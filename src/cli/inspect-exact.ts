@@ -1,0 +1,134 @@
+// `dsh-context inspect` in both its modes. Exact (a `dsh` was found): the first request of the
+// user's own DSH, captured (dsh-capture.ts) and broken down (breakdown.ts), beside the plugins' own
+// account of the instruction files, memory index and rules (inspect.ts). Offline (no `dsh`, or
+// `--offline`): the plugins' part only, from the plugins run on the offline host, headed as such.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_HOME_DISPLAY, resolveDshHome, type HomeEnvironment } from '../host/index.js';
+import { SOURCE_KIND as MEMORY_SOURCE } from '../plugins/auto-memory/inject.js';
+import { ENVIRONMENT_CONTEXT, NONE } from '../plugins/context-profiles/model.js';
+import { TOOL_SEARCH } from '../plugins/context-profiles/placeholders.js';
+import { breakDown, type PluginNames, type RequestBreakdown } from './breakdown.js';
+import { captureFirstRequest, findDsh } from './dsh-capture.js';
+import type { HomeCopy } from './dsh-home-copy.js';
+import { CliError } from './env.js';
+import { PROFILE_IDS } from './offline-request.js';
+import { homeEnvironment, inspect, type InspectOptions, type InspectReport } from './inspect.js';
+
+/** The options of either mode. */
+export interface InspectCommandOptions extends Omit<InspectOptions, 'profile'> {
+  /** `--dsh`: the `dsh` to run; otherwise the one on PATH. */
+  readonly dsh?: string;
+  /** `--offline`: do not run DSH. */
+  readonly offline?: boolean;
+  /** `--profile`: the DSH profile (default `headless`). */
+  readonly dshProfile: string;
+  /** `--context-profile`: the context profile the session starts under (exact: default the home's; offline: default none). */
+  readonly contextProfile?: string;
+  /** `--prompt`: the user's first message. */
+  readonly prompt: string;
+  /** A DSH profile directory to use over the inspected home's (`--sample`: the user's own profile). */
+  readonly profileDir?: string;
+  /** The environment `dsh` is looked up in (PATH) and started with; its HOME is `environment.homedir`. */
+  readonly launchEnv: NodeJS.ProcessEnv;
+}
+
+/** The captured request and how it was taken. */
+export interface ExactRequest {
+  /** The `dsh` that ran. */
+  readonly dsh: string;
+  readonly profile: string;
+  readonly prompt: string;
+  /** The DSH home copied for the run, and what the copy held. */
+  readonly home: { readonly from: string; readonly copy: HomeCopy };
+  /** The request body exactly as DSH sent it (JSON text). */
+  readonly body: string;
+  readonly breakdown: RequestBreakdown;
+  /** Milliseconds: the home copy; DSH from its start to plugins loaded, the agent, the first assembly, the request; DSH in all; the whole command. */
+  readonly timings: Readonly<Record<'copy' | 'plugins' | 'agent' | 'assemble' | 'request' | 'dsh' | 'total', number>>;
+}
+
+/** The report of either mode. */
+export type InspectResult =
+  | (InspectReport & { readonly mode: 'offline'; readonly reason: string })
+  | (Omit<InspectReport, 'messages' | 'tokens'> & { readonly mode: 'exact'; readonly request: ExactRequest });
+
+/** DSH's profile when none is given: DSH has no default (`dsh` refuses to boot without `--profile`); headless is the one-shot profile the README installs the bundle into. */
+export const DEFAULT_DSH_PROFILE = 'headless';
+
+/**
+ * Runs inspect in exact mode when a `dsh` is found (and `--offline` is not given), else offline.
+ * @param options - the command's options.
+ * @returns the report.
+ * @throws CliError when DSH is found but fails before its first request.
+ */
+export async function inspectCommand(options: InspectCommandOptions): Promise<InspectResult> {
+  const started = performance.now();
+  const { environment } = options;
+  const dsh = options.offline === true ? undefined : findDsh(options.dsh, options.launchEnv, environment.processCwd);
+  if (dsh === undefined) {
+    const reason = options.offline === true ? '--offline was given' : 'no `dsh` command was found on PATH (pass --dsh <path>)';
+    const contextProfile = options.contextProfile ?? NONE;
+    if (!PROFILE_IDS.includes(contextProfile)) throw new CliError(`--context-profile ${contextProfile}: offline, inspect knows the built-in profiles only (${PROFILE_IDS.join(', ')})`, 'run it with a dsh to use the profiles of your DSH home');
+    return { mode: 'offline', reason, ...(await inspect({ ...options, profile: contextProfile })) };
+  }
+  const resolved = resolveDshHome(options.dshHome, homeEnvironment(environment, options.dshHome));
+  const dshHome = resolved.path;
+  // The plugins' own account (files, memory index, rules) and their names run beside DSH's boot.
+  const plugins = inspect({ ...options, profile: options.contextProfile ?? NONE });
+  plugins.catch(() => undefined);
+  const capture = await captureFirstRequest({
+    dsh, dshHome: { path: dshHome, isDefault: resolved.display === DEFAULT_HOME_DISPLAY }, profile: options.dshProfile, cwd: options.cwd, prompt: options.prompt,
+    environment: { ...environment, env: options.dshHome !== undefined ? { ...options.launchEnv, DSH_HOME: options.dshHome } : options.launchEnv },
+    ...(options.contextProfile !== undefined ? { contextProfile: options.contextProfile } : {}),
+    ...(options.profileDir !== undefined ? { profileDir: options.profileDir } : {}),
+  });
+  let report = await plugins;
+  // The instruction files as the mounted workspace-context is configured, when that differs from --max-bytes.
+  const mounted = capture.probe.rows?.find((r) => r.name === 'dsh-context-engine/workspace-context')?.config as { maxBytes?: unknown } | undefined;
+  if (typeof mounted?.maxBytes === 'number' && mounted.maxBytes !== options.maxBytes) report = await inspect({ ...options, maxBytes: mounted.maxBytes, profile: options.contextProfile ?? NONE });
+  const body = capture.body.toString('utf8');
+  let breakdown: RequestBreakdown;
+  try {
+    breakdown = breakDown(body, capture.probe, pluginNames(report), options.contextWindow ?? report.tokens.contextWindow);
+  } catch (error) {
+    throw new CliError(`the request DSH sent is not one inspect can read: ${(error as Error).message}`);
+  }
+  const { messages: _messages, tokens: _tokens, ...plugin } = report;
+  const marks = capture.probe.marks;
+  return {
+    mode: 'exact',
+    ...plugin,
+    request: {
+      dsh, profile: options.dshProfile, prompt: options.prompt, home: { from: dshHome, copy: capture.home }, body, breakdown,
+      timings: {
+        copy: capture.timings.copy, plugins: marks.apply, agent: marks.agent ?? 0, assemble: marks.assemble ?? 0, request: marks.request ?? 0,
+        dsh: capture.timings.dsh, total: performance.now() - started,
+      },
+    },
+  };
+}
+
+/** The names our plugins register, from their run on the offline host (the CLI asks the plugins). */
+function pluginNames(report: InspectReport): PluginNames {
+  return {
+    sections: new Set(report.tokens.systemPrompt.sections.map((s) => s.name)),
+    // The offline report lists the plugins' tools only; tool_search is there only under a profile that defers.
+    tools: new Set([...report.tokens.tools.tools.map((t) => t.name), TOOL_SEARCH]),
+    contexts: new Set([ENVIRONMENT_CONTEXT]),
+    kinds: new Set([`${MEMORY_SOURCE}/index`, `${MEMORY_SOURCE}/rules`]),
+  };
+}
+
+/**
+ * For `--sample`: the user's own profile directory, so the sample runs with the user's plugins.
+ * @param environment - the user's environment.
+ * @param dshHome - `--dsh-home`, if given.
+ * @param profile - the DSH profile.
+ * @returns the directory, or undefined when the user has no such profile.
+ */
+export function userProfileDir(environment: HomeEnvironment, dshHome: string | undefined, profile: string): string | undefined {
+  const dir = join(resolveDshHome(dshHome, environment).path, 'profiles', profile);
+  return existsSync(join(dir, 'package.json')) ? dir : undefined;
+}
