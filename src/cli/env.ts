@@ -70,3 +70,12 @@ export function nonNegativeInteger(option: string): (value: string) => number {
     return n;
   };
 }
+
+/** Parses a price (a non-negative decimal number), naming the option in a usage error. */
+export function price(option: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n)) throw new InvalidArgumentError(`${option} must be a non-negative number of US dollars per million tokens, e.g. 0.28.`);
+    return n;
+  };
+}

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
-import { CliError, nonNegativeInteger, positiveInteger, processEnvironment, requireDirectory, resolveWorkspace } from './env.js';
+import { CliError, nonNegativeInteger, positiveInteger, price, processEnvironment, requireDirectory, resolveWorkspace } from './env.js';
+import { renderSession, sessionCommand } from './session-command.js';
 import { serveProfiles } from './profiles.js';
 import { DEFAULT_DSH_PROFILE, inspectCommand, userProfileDir } from './inspect-exact.js';
 import { PROBE_PROMPT } from './offline-request.js';
@@ -98,6 +99,30 @@ Examples:
     } finally {
       dispose();
     }
+  });
+
+program.command('session')
+  .description('show what a DSH session cost, turn by turn: the provider\'s token counts and the cost, the tape entries, folds and recalls of the plugins, DSH\'s compactions')
+  .argument('[path]', 'a session log (session.jsonl or session.jsonl.zstd) or its session directory')
+  .option('--last', 'the newest session of the current directory (or --cwd) in the DSH home')
+  .option('--cwd <dir>', 'with --last: the directory DSH ran in (default: the current directory)')
+  .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
+  .option('--price-input <usd>', 'USD per million prompt tokens the cache missed (default: DeepSeek\'s, 0.28)', price('--price-input'))
+  .option('--price-cache-read <usd>', 'USD per million prompt tokens read from the cache (default: DeepSeek\'s, 0.028)', price('--price-cache-read'))
+  .option('--price-output <usd>', 'USD per million output tokens (default: DeepSeek\'s, 0.42)', price('--price-output'))
+  .option('--json', 'print a JSON report')
+  .addHelpText('after', '\nExamples:\n  dsh-context session --last\n  dsh-context session ~/.dsh/sessions/--home-me-repo--/session-1234 --json\n  dsh-context session --last --price-input 0.27 --price-cache-read 0.07 --price-output 1.1')
+  .action((path: string | undefined, opts: { last?: boolean; cwd?: string; dshHome?: string; priceInput?: number; priceCacheRead?: number; priceOutput?: number; json?: boolean }) => {
+    const report = sessionCommand({
+      environment: processEnvironment(),
+      ...(path !== undefined ? { path } : {}),
+      ...(opts.last === true ? { last: true } : {}),
+      ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+      ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}),
+      prices: { input: opts.priceInput, cacheRead: opts.priceCacheRead, output: opts.priceOutput },
+    });
+    if (opts.json) json(report);
+    else print(renderSession(report));
   });
 
 program.command('rules')

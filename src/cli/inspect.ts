@@ -18,6 +18,7 @@ import { loadBaseline, renderBaseline, type BaselineTrace, type CandidateOutcome
 import { resolveConfig as resolveWorkspaceConfig, type Config as WorkspaceConfig } from '../plugins/workspace-context/config.js';
 import { displayDirectory, slashes, type Candidate, type Layout } from '../plugins/workspace-context/files.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
+import { atImports, type AtImport } from './imports.js';
 import { firstRequest, PROBE_PROMPT, type SeenMessage } from './offline-request.js';
 import { DEEPSEEK_V3_CONTEXT_WINDOW, messageTokens, tokenReport, type TokenReport } from './tokens.js';
 
@@ -46,8 +47,8 @@ export interface InstructionFileReport {
   readonly note?: string;
   /** Where a symbolic link leads (relative to the directory when inside it), when the candidate is one. */
   readonly target?: string;
-  /** Claude-style `@path` import lines: DSH injects them as written and reads nothing they name. */
-  readonly imports?: readonly string[];
+  /** Claude Code `@path` imports in the text (imports.ts): DSH sends them as written and reads nothing they name. */
+  readonly imports?: readonly AtImport[];
 }
 
 export interface RuleReport {
@@ -145,7 +146,7 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
     if (described === undefined) return [];
     const report = { ...described, ...sentTokens(described, texts.get(path), baseline.truncated) };
     const target = linkTarget(candidate.absolute, options.dir, environment.homedir);
-    const imports = importLines(texts.get(path));
+    const imports = atImports(texts.get(path), candidate.absolute, environment.homedir);
     return [{ ...report, ...(target !== undefined ? { target } : {}), ...(imports.length > 0 ? { imports } : {}) }];
   });
 
@@ -243,27 +244,6 @@ export function linkTarget(absolute: string, dir: string, homedir: string): stri
   } catch {
     return undefined; // a dangling or looping link: the file's own status says it could not be read
   }
-}
-
-/** Most `@` import lines listed per file (the rest are counted in the note, not listed). */
-const MAX_IMPORTS_SHOWN = 5;
-
-/**
- * Lines that are Claude Code `@path` imports (a line whose first non-blank character is `@` followed
- * by a path), which DSH injects as written. One pass over the lines with single-character tests: linear in
- * the text, as anything over untrusted text must be.
- * @param text a loaded file's text
- * @returns the import tokens, at most six
- */
-export function importLines(text: string | undefined): string[] {
-  if (text === undefined || !text.includes('@')) return [];
-  const found: string[] = [];
-  for (const line of text.split('\n')) {
-    const trimmed = line.trim();
-    if (trimmed.length > 1 && trimmed[0] === '@' && !/\s/.test(trimmed[1]!) && trimmed[1] !== '@') found.push(trimmed.split(/\s/, 1)[0]!);
-    if (found.length > MAX_IMPORTS_SHOWN) break;
-  }
-  return found;
 }
 
 async function memoryReport(cwd: string, config: ResolvedMemoryConfig, fs: ReturnType<typeof createNodeFileSystem>): Promise<InspectReport['memory']> {

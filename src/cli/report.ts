@@ -2,6 +2,7 @@
 // Repository text (directory and file names, file bodies) is untrusted, so every control character in
 // text output is shown escaped (`\x1b`), never sent to the terminal; `--json` stays exact.
 
+import { MAX_IMPORTS } from './imports.js';
 import type { InspectReport } from './inspect.js';
 import { PROBE_PROMPT } from './offline-request.js';
 import type { TokenReport } from './tokens.js';
@@ -177,8 +178,8 @@ export function pluginLines(report: Pick<InspectReport, 'workspace' | 'memory' |
   }
   const importing = w.files.filter((f) => f.imports !== undefined);
   if (importing.length > 0) {
-    out.push('  @-imports (Claude Code\'s syntax) are sent as written: DSH does not expand them, so the model gets the reference, not the file it names:');
-    out.push(...table(importing.map((f) => [f.path, `${f.imports!.slice(0, 5).join(', ')}${f.imports!.length > 5 ? ', …' : ''}`]), '    '));
+    out.push('  @-imports: Claude Code would read the files they name; DSH does not expand them: the model gets the line as written, not the file:');
+    out.push(...table(importing.map((f) => [f.path, `${f.imports!.slice(0, MAX_IMPORTS).map((i) => `${i.token} (${i.exists ? 'a file' : 'no such file'})`).join(', ')}${f.imports!.length > MAX_IMPORTS ? ', …' : ''}`]), '    '));
   }
   out.push('');
 

@@ -20,8 +20,12 @@ export interface StepAnswer {
   readonly tools?: readonly ScriptedToolCall[];
   /** `'max-tokens'` ends the turn with that reason. */
   readonly stop?: 'max-tokens';
-  /** Token counts the provider reports (logged on `assistant/message` as DSH logs them; real DSH's scripted endpoint reports 1 and 1 when omitted). */
-  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  /**
+   * Token counts the provider reports, as DSH logs them on `assistant/message` (disjoint: `inputTokens`
+   * are the prompt tokens the cache missed, `cacheReadTokens` the ones it hit); real DSH's scripted
+   * endpoint reports 1 and 1 when omitted.
+   */
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number; readonly cacheReadTokens?: number };
 }
 
 /** A fixed answer, or one computed from the request (to echo what the model was shown). */

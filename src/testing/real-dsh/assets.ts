@@ -1,4 +1,4 @@
-// Files a real DSH process loads itself (the driver plugin, the log decoder) must be compiled
+// Files a real DSH process loads itself (the driver plugin) must be compiled
 // JavaScript. From the built package they sit beside this module; when this module runs from
 // TypeScript sources (the package's own tests), they are taken from the build in `lib/`.
 
@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The compiled file `name` of this folder (`driver-plugin.js`, `session-log.js`).
+ * The compiled file `name` of this folder (`driver-plugin.js`).
  * @param name - the file's name in `lib/testing/real-dsh/`.
  * @returns its absolute path.
  * @throws Error when it has not been built.

@@ -151,8 +151,12 @@ export class ScriptedChatServer {
     });
     const finish = answer.stop === 'max-tokens' ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop';
     write([{ index: 0, delta: {}, finish_reason: finish }]);
+    // DeepSeek's wire usage: prompt_tokens counts cache hits too (DSH's adapter subtracts them again).
     const usage = answer.usage ?? { inputTokens: 1, outputTokens: 1 };
-    write([], { usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens } });
+    const hit = usage.cacheReadTokens;
+    const prompt = usage.inputTokens + (hit ?? 0);
+    const cache = hit !== undefined ? { prompt_cache_hit_tokens: hit, prompt_cache_miss_tokens: usage.inputTokens } : {};
+    write([], { usage: { prompt_tokens: prompt, completion_tokens: usage.outputTokens, total_tokens: prompt + usage.outputTokens, ...cache } });
     response.end('data: [DONE]\n\n');
   }
 }

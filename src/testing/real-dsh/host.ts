@@ -319,7 +319,7 @@ export class DshHost {
    */
   sessionLog(): string[] {
     if (this.#sessionId === undefined) throw new Error('dsh host: no session yet');
-    return readSessionLog(this.dshHome, this.#sessionId, this.#options.dsh.node);
+    return readSessionLog(this.dshHome, this.#sessionId);
   }
 
   /**
