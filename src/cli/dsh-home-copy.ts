@@ -30,24 +30,31 @@ export interface HomeCopy {
   readonly skipped: readonly string[];
 }
 
+/** How much a copy may hold. */
+export interface CopyLimits {
+  readonly entries: number;
+  readonly bytes: number;
+}
+
 /**
  * Copies the DSH home `from` to `to` (which must not exist yet): files and folders copied, symbolic
  * links re-created as they are, `node_modules` folders linked to the originals, SESSION_DATA_DIRS
  * left out. A missing `from` gives an empty home (DSH initializes its stock profiles there).
  * @param from - the user's DSH home.
  * @param to - the throwaway home.
+ * @param limits - default MAX_COPIED_ENTRIES and MAX_COPIED_BYTES.
  * @returns what was copied.
- * @throws CliError when the home holds more than MAX_COPIED_ENTRIES entries or MAX_COPIED_BYTES bytes.
+ * @throws CliError when the home holds more entries or bytes than the limits.
  */
-export function copyDshHome(from: string, to: string): HomeCopy {
-  const count = { entries: 0, bytes: 0, linked: 0 };
+export function copyDshHome(from: string, to: string, limits: CopyLimits = { entries: MAX_COPIED_ENTRIES, bytes: MAX_COPIED_BYTES }): HomeCopy {
+  const count = { entries: 0, bytes: 0, linked: 0, limits };
   const skipped: string[] = [];
   mkdirSync(to, { recursive: true, mode: 0o700 });
   let top: string[];
   try {
     top = readdirSync(from);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...count, skipped };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: 0, bytes: 0, linked: 0, skipped };
     throw new CliError(`cannot read the DSH home ${from}: ${(error as Error).message}`, 'pass the home with --dsh-home, or fix its permissions');
   }
   for (const name of top.sort()) {
@@ -57,11 +64,11 @@ export function copyDshHome(from: string, to: string): HomeCopy {
     }
     copyEntry(join(from, name), join(to, name), count);
   }
-  return { ...count, skipped };
+  return { entries: count.entries, bytes: count.bytes, linked: count.linked, skipped };
 }
 
-function copyEntry(from: string, to: string, count: { entries: number; bytes: number; linked: number }): void {
-  if (++count.entries > MAX_COPIED_ENTRIES) throw tooLarge(`more than ${MAX_COPIED_ENTRIES.toLocaleString('en-US')} entries`);
+function copyEntry(from: string, to: string, count: { entries: number; bytes: number; linked: number; limits: CopyLimits }): void {
+  if (++count.entries > count.limits.entries) throw tooLarge(`more than ${count.limits.entries.toLocaleString('en-US')} entries`);
   const stat = lstatSync(from);
   if (stat.isSymbolicLink()) {
     symlinkSync(readlinkSync(from), to);
@@ -76,7 +83,7 @@ function copyEntry(from: string, to: string, count: { entries: number; bytes: nu
     for (const name of readdirSync(from).sort()) copyEntry(join(from, name), join(to, name), count);
   } else if (stat.isFile()) {
     count.bytes += stat.size;
-    if (count.bytes > MAX_COPIED_BYTES) throw tooLarge(`more than ${MAX_COPIED_BYTES / 1024 / 1024} MiB`);
+    if (count.bytes > count.limits.bytes) throw tooLarge(`more than ${count.limits.bytes.toLocaleString('en-US')} bytes`);
     // copyFile keeps the mode, so a credentials file stays private (DSH refuses one others can read).
     copyFileSync(from, to);
   }

@@ -17,6 +17,10 @@ import { rulesFor } from './rules.js';
 import { prepareSample, SAMPLE_CWD } from './sample.js';
 import { benchCommand, type BenchCommandOptions } from './bench.js';
 
+// dsh-context never writes to the repository: git's optional index refresh (the `git status` the
+// plugins run, here and in a DSH inspect starts) is off for this process and its children.
+process.env.GIT_OPTIONAL_LOCKS = '0';
+
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const print = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

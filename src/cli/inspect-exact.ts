@@ -45,8 +45,13 @@ export interface ExactRequest {
   /** The request body exactly as DSH sent it (JSON text). */
   readonly body: string;
   readonly breakdown: RequestBreakdown;
-  /** Milliseconds: the home copy; DSH from its start to plugins loaded, the agent, the first assembly, the request; DSH in all; the whole command. */
-  readonly timings: Readonly<Record<'copy' | 'plugins' | 'agent' | 'assemble' | 'request' | 'dsh' | 'total', number>>;
+  /**
+   * Milliseconds. `start`: this process's start to the command's; `copy`: the home copy; from DSH's
+   * process start: `plugins` loaded, `agent` created, first `assemble`, `request` built; `dsh`: from
+   * starting DSH to holding its request with DSH ended; `pluginsPart`: the plugins' own account (run
+   * beside DSH); `breakdown`: the token breakdown; `total`: this process's start to the report.
+   */
+  readonly timings: Readonly<Record<'start' | 'copy' | 'plugins' | 'agent' | 'assemble' | 'request' | 'dsh' | 'pluginsPart' | 'breakdown' | 'total', number>>;
 }
 
 /** The report of either mode. */
@@ -64,6 +69,7 @@ export const DEFAULT_DSH_PROFILE = 'headless';
  * @throws CliError when DSH is found but fails before its first request.
  */
 export async function inspectCommand(options: InspectCommandOptions): Promise<InspectResult> {
+  // performance.now() counts from this process's start.
   const started = performance.now();
   const { environment } = options;
   const dsh = options.offline === true ? undefined : findDsh(options.dsh, options.launchEnv, environment.processCwd);
@@ -75,8 +81,11 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<In
   }
   const resolved = resolveDshHome(options.dshHome, homeEnvironment(environment, options.dshHome));
   const dshHome = resolved.path;
-  // The plugins' own account (files, memory index, rules) and their names run beside DSH's boot.
-  const plugins = inspect({ ...options, profile: options.contextProfile ?? NONE });
+  // The plugins' own account (files, memory index, rules) and their names run beside DSH's boot. Their
+  // session runs without a context profile: only the names of what they register are taken from it.
+  const pluginsStarted = performance.now();
+  let pluginsPart = 0;
+  const plugins = inspect({ ...options, profile: NONE }).finally(() => (pluginsPart = performance.now() - pluginsStarted));
   plugins.catch(() => undefined);
   const capture = await captureFirstRequest({
     dsh, dshHome: { path: dshHome, isDefault: resolved.display === DEFAULT_HOME_DISPLAY }, profile: options.dshProfile, cwd: options.cwd, prompt: options.prompt,
@@ -87,14 +96,16 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<In
   let report = await plugins;
   // The instruction files as the mounted workspace-context is configured, when that differs from --max-bytes.
   const mounted = capture.probe.rows?.find((r) => r.name === 'dsh-context-engine/workspace-context')?.config as { maxBytes?: unknown } | undefined;
-  if (typeof mounted?.maxBytes === 'number' && mounted.maxBytes !== options.maxBytes) report = await inspect({ ...options, maxBytes: mounted.maxBytes, profile: options.contextProfile ?? NONE });
+  if (typeof mounted?.maxBytes === 'number' && mounted.maxBytes !== options.maxBytes) report = await inspect({ ...options, maxBytes: mounted.maxBytes, profile: NONE });
   const body = capture.body.toString('utf8');
+  const breakdownStarted = performance.now();
   let breakdown: RequestBreakdown;
   try {
     breakdown = breakDown(body, capture.probe, pluginNames(report), options.contextWindow ?? report.tokens.contextWindow);
   } catch (error) {
     throw new CliError(`the request DSH sent is not one inspect can read: ${(error as Error).message}`);
   }
+  const breakdownMs = performance.now() - breakdownStarted;
   const { messages: _messages, tokens: _tokens, ...plugin } = report;
   const marks = capture.probe.marks;
   return {
@@ -103,8 +114,8 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<In
     request: {
       dsh, profile: options.dshProfile, prompt: options.prompt, home: { from: dshHome, copy: capture.home }, body, breakdown,
       timings: {
-        copy: capture.timings.copy, plugins: marks.apply, agent: marks.agent ?? 0, assemble: marks.assemble ?? 0, request: marks.request ?? 0,
-        dsh: capture.timings.dsh, total: performance.now() - started,
+        start: started, copy: capture.timings.copy, plugins: marks.apply, agent: marks.agent ?? 0, assemble: marks.assemble ?? 0, request: marks.request ?? 0,
+        dsh: capture.timings.dsh, pluginsPart, breakdown: breakdownMs, total: performance.now(),
       },
     },
   };

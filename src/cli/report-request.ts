@@ -81,7 +81,7 @@ export function renderExact(report: ExactResult, summary: boolean): string {
   out.push(...pluginLines(report));
   out.push(...requestLines(b, Buffer.byteLength(r.body)));
   const t = r.timings;
-  out.push('', `Timings: home copy ${formatMs(t.copy)} · DSH from its start: plugins loaded ${formatMs(t.plugins)}, agent ${formatMs(t.agent)}, first assembly ${formatMs(t.assemble)}, request ${formatMs(t.request)} · DSH run ${formatMs(t.dsh)} · inspect in all ${formatMs(t.total)}`);
+  out.push('', `Timings: inspect started ${formatMs(t.start)} · home copy ${formatMs(t.copy)} · DSH, from its start: plugins loaded ${formatMs(t.plugins)}, agent ${formatMs(t.agent)}, first assembly ${formatMs(t.assemble)}, request ${formatMs(t.request)}; in all, ended ${formatMs(t.dsh)} · the plugins' account (beside DSH) ${formatMs(t.pluginsPart)} · breakdown ${formatMs(t.breakdown)} · in all ${formatMs(t.total)}`);
   for (const warning of report.warnings) out.push(`warning: ${visibleLine(warning)}`);
   if (!summary) {
     const body = JSON.parse(r.body) as { messages: { role: string; content: unknown }[]; tools?: unknown[] };

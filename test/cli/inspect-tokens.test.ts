@@ -41,7 +41,7 @@ describe('issue 21: inspect counts the context in DeepSeek V3 tokens, equal to t
   let full: Report;
   beforeAll(() => {
     plain = inspectJson([]);
-    full = inspectJson(['--profile', 'full']);
+    full = inspectJson(['--context-profile', 'full']);
   });
 
   it('each instruction file, the memory index and each rule: the reference\'s count of its text', () => {
@@ -114,12 +114,12 @@ describe('issue 21: inspect counts the context in DeepSeek V3 tokens, equal to t
     expect(f.saved).toBe(plain.tokens.systemPrompt.tokens + plain.tokens.tools.tokens - f.systemPrompt.tokens - f.tools.tokens);
     expect(f.saved).toBeGreaterThan(0);
     // minimal hides them: nothing is sent for the plugins' tools, and tool_search is not needed.
-    const minimal = inspectJson(['--profile', 'minimal']).tokens;
+    const minimal = inspectJson(['--context-profile', 'minimal']).tokens;
     expect(minimal.tools.tools.map((t) => [t.name, t.state, t.tokens])).toEqual(plain.tokens.tools.tools.map((t) => [t.name, 'off', 0]));
   });
 
   it('the terminal breakdown shows the same figures: the window, each part\'s share, what the profile saves', () => {
-    const out = cli(['inspect', '--sample', '--summary', '--profile', 'full']);
+    const out = cli(['inspect', '--sample', '--summary', '--context-profile', 'full']);
     expect([out.code, out.stderr]).toEqual([0, '']);
     const t = full.tokens;
     const n = (v: number): string => v.toLocaleString('en-US');
@@ -141,14 +141,14 @@ describe('issue 21: inspect counts the context in DeepSeek V3 tokens, equal to t
     expect(out.stdout).toContain("DSH's own system prompt and tools come on top");
   });
 
-  it('--context-window changes the window the total is measured against; a bad value or an unknown profile is a usage error', () => {
+  it('--context-window changes the window the total is measured against; a bad value is a usage error, an unknown context profile an error naming the built-in ones', () => {
     const report = inspectJson(['--context-window', '65536']);
     expect([report.tokens.contextWindow, report.tokens.free]).toEqual([65_536, 65_536 - report.tokens.total]);
     const bad = cli(['inspect', '--sample', '--context-window', 'lots']);
     expect([bad.code, bad.stdout]).toEqual([2, '']);
     expect(bad.stderr).toContain('--context-window must be a positive integer.');
-    const unknown = cli(['inspect', '--sample', '--profile', 'huge']);
-    expect([unknown.code, unknown.stdout]).toEqual([2, '']);
-    expect(unknown.stderr).toContain("option '--profile <id>' argument 'huge' is invalid. Allowed choices are none, full, lean, minimal.");
+    const unknown = cli(['inspect', '--sample', '--context-profile', 'huge']);
+    expect([unknown.code, unknown.stdout]).toEqual([1, '']);
+    expect(unknown.stderr).toContain('--context-profile huge: offline, inspect knows the built-in profiles only (none, full, lean, minimal)');
   });
 });

@@ -142,7 +142,7 @@ describe("issue 18 item 11: inspect shows MEMORY.md through auto-memory's own bo
 });
 
 describe('issue 19: inspect explains what it finds', () => {
-  it('names where a symlinked instruction file leads, and @-imports DSH injects as written', () => {
+  it('names where a symlinked instruction file leads, and @-imports (issue 31: Claude Code\'s rule) DSH sends as written', () => {
     const { repo, home } = fixture({
       'repo/CONTRIBUTING.md': 'How to contribute.\n@docs/style.md\n  @AGENTS.md and more\nmail me@example.com\n',
       'repo/docs/style.md': 'style\n',
@@ -150,10 +150,10 @@ describe('issue 19: inspect explains what it finds', () => {
     symlinkSync('CONTRIBUTING.md', join(repo, 'CLAUDE.md'));
     const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
     const tokens = referenceEncode('How to contribute.\n@docs/style.md\n  @AGENTS.md and more\nmail me@example.com\n').length;
-    expect(report.workspace.files).toEqual([{ path: 'CLAUDE.md', status: 'injected', bytes: 76, tokens, sha1: expect.any(String), target: 'CONTRIBUTING.md', imports: ['@docs/style.md', '@AGENTS.md'] }]);
+    expect(report.workspace.files).toEqual([{ path: 'CLAUDE.md', status: 'injected', bytes: 76, tokens, sha1: expect.any(String), target: 'CONTRIBUTING.md', imports: [{ token: '@docs/style.md', path: 'docs/style.md', exists: true }, { token: '@AGENTS.md', path: 'AGENTS.md', exists: false }] }]);
     const text = cli(['inspect', repo, '--dsh-home', home, '--summary']).stdout;
     expect(text).toContain(`  injected  CLAUDE.md -> CONTRIBUTING.md  76 B  ${tokens} tokens`);
-    expect(text).toContain('  @-imports are injected as written: DSH does not read the files they name (Claude Code would):\n    CLAUDE.md  @docs/style.md, @AGENTS.md\n');
+    expect(text).toContain('  @-imports: Claude Code would read the files they name; DSH does not expand them: the model gets the line as written, not the file:\n    CLAUDE.md  @docs/style.md (a file), @AGENTS.md (no such file)\n');
   });
 
   it('warns when no .git is found and the session cwd becomes the project root', () => {

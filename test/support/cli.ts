@@ -1,9 +1,9 @@
 // Running the built dsh-context binary as a user runs it, on fixture repositories in temp dirs.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -20,9 +20,15 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
-/** Runs the built CLI with a controlled home and environment. */
+/**
+ * PATH without folders that hold a `dsh`: `inspect` runs the `dsh` it finds, so tests of its
+ * offline mode must not find one on a developer's machine (tests of exact mode pass `--dsh`).
+ */
+const PATH_WITHOUT_DSH = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir === '' || !existsSync(join(dir, 'dsh'))).join(delimiter);
+
+/** Runs the built CLI with a controlled home and environment (and no `dsh` on PATH). */
 export function cli(args: string[], env: Record<string, string> = {}, cwd?: string) {
-  const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd, env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent-home', ...env } });
+  const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd, env: { PATH: PATH_WITHOUT_DSH, HOME: '/nonexistent-home', ...env } });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
