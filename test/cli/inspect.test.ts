@@ -1,7 +1,8 @@
 // dsh-context inspect and rules on hostile and unusual repositories (issues 18 and 19): what the
 // text shows is inert, what --json shows is exact, and every decision shown is the plugins' own.
 
-import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync, ftruncateSync, writeSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, symlinkSync, writeFileSync, ftruncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
@@ -165,5 +166,21 @@ describe('issue 19: inspect explains what it finds', () => {
     expect(cli(['rules', base, '--path', 'x.ts']).stdout).toContain(`warning: ${warning}`);
     const { repo, home } = fixture({ 'repo/AGENTS.md': 'x\n' });
     expect(JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout).warnings).toEqual([]);
+  });
+});
+
+describe('issue 31: inspect writes nothing to the repository', () => {
+  it('the `git status` context-profiles runs does not refresh git\'s index (GIT_OPTIONAL_LOCKS=0): .git is as it was', () => {
+    const base = tempDir('dsh-cli-git-');
+    const repo = join(base, 'repo');
+    mkdirSync(repo);
+    expect(spawnSync('git', ['init', '-q'], { cwd: repo }).status).toBe(0);
+    writeFileSync(join(repo, 'AGENTS.md'), 'x\n');
+    const entries = (): string[] => readdirSync(join(repo, '.git')).map((name) => `${name} ${lstatSync(join(repo, '.git', name)).mtimeMs}`).concat(`. ${lstatSync(join(repo, '.git')).mtimeMs}`);
+    const before = entries();
+    const out = cli(['inspect', repo, '--offline', '--dsh-home', join(base, 'home')]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('- git branch: ');
+    expect(entries()).toEqual(before);
   });
 });
