@@ -130,7 +130,8 @@ describe('issue 31: inspect captures the first request of the user’s own DSH',
     expect(parts('runtime context')).toEqual(['runtime context framing', 'sandbox:policy', 'approval:policy', 'environment facts']);
     const system = b.messages[0]!.parts;
     expect(system[0]).toMatchObject({ name: 'harness:identity', owner: 'dsh' });
-    expect(system.filter((p) => p.owner === 'plugins').map((p) => p.name)).toEqual(expect.arrayContaining(['tool:memory', 'session-context-config:contract']));
+    // The plugins' sections; memory's guidance (tool:memory) is dropped with its tool deferred (CP-12).
+    expect(system.filter((p) => p.owner === 'plugins').map((p) => p.name)).toEqual(['session-context-config:contract', 'session-context-config:card-receipt', 'session-context-config:untrusted-download']);
     // Under the "full" context profile the plugins' tools go as placeholders, tool_search is added.
     const tool = (name: string) => b.tools.tools.find((t) => t.name === name)!;
     expect(tool('memory')).toMatchObject({ owner: 'plugins', state: 'deferred' });
