@@ -13,10 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
 import type { HomeEnvironment } from '../host/index.js';
-import { StateError } from '../plugins/context-profiles/normalize.js';
-import { StateStore } from '../plugins/context-profiles/store.js';
 import { copyDshHome, type HomeCopy } from './dsh-home-copy.js';
 import type { ProbeConfig, ProbeReport } from './dsh-probe.js';
 import { CliError } from './env.js';
@@ -134,7 +131,7 @@ export async function captureFirstRequest(options: CaptureOptions): Promise<Capt
       copyDshHome(options.profileDir, profileDir);
     }
     mkdirSync(profileDir, { recursive: true });
-    if (options.contextProfile !== undefined) chooseContextProfile(home, options.contextProfile);
+    if (options.contextProfile !== undefined) await chooseContextProfile(home, options.contextProfile);
     const copy = performance.now() - started;
 
     const server = new CaptureServer();
@@ -146,7 +143,8 @@ export async function captureFirstRequest(options: CaptureOptions): Promise<Capt
       const probe: ProbeConfig = { report, capture, ...(oneShot ? {} : { drive: { prompt: options.prompt, cwd: options.cwd } }) };
       copyFileSync(probeModule(), join(profileDir, PROBE_FILE));
       const overlay = join(root, 'probe.cordis.patch.yml');
-      writeFileSync(overlay, stringify([{ insert: [{ id: 'dsh-context-inspect-probe', name: join(profileDir, PROBE_FILE), config: probe }] }]));
+      // JSON is YAML: the overlay is written without loading a YAML library before DSH starts.
+      writeFileSync(overlay, JSON.stringify([{ insert: [{ id: 'dsh-context-inspect-probe', name: join(profileDir, PROBE_FILE), config: probe }] }], null, 2));
       const args = ['--profile', options.profile, '--patch', overlay, ...(oneShot ? [options.prompt] : bundles.includes(WEB_BUNDLE) ? ['--no-open', '--port', '0'] : [])];
       const { DSH_HOME: _userHome, ...inherited } = options.environment.env;
       const env: NodeJS.ProcessEnv = {
@@ -169,9 +167,6 @@ export async function captureFirstRequest(options: CaptureOptions): Promise<Capt
     } finally {
       await server.close();
     }
-  } catch (error) {
-    if (error instanceof StateError) throw new CliError(`--context-profile: ${error.message}`, 'pass a profile of your DSH home (dsh-context profiles serve lists them)');
-    throw error;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -205,11 +200,17 @@ function profileBundles(profileDir: string, profile: string): readonly string[] 
   }
 }
 
-/** Makes `id` the context profile a new session starts under, in the throwaway home's state file. */
-function chooseContextProfile(home: string, id: string): void {
+/** Makes `id` the context profile a new session starts under, in the throwaway home's state file (through context-profiles' own store). */
+async function chooseContextProfile(home: string, id: string): Promise<void> {
+  const [{ StateStore }, { StateError }] = await Promise.all([import('../plugins/context-profiles/store.js'), import('../plugins/context-profiles/normalize.js')]);
   const store = new StateStore(home, { warn: () => undefined });
   store.load();
-  store.choose('dsh-context-inspect', id);
+  try {
+    store.choose('dsh-context-inspect', id);
+  } catch (error) {
+    if (error instanceof StateError) throw new CliError(`--context-profile: ${error.message}`, 'pass a profile of your DSH home (dsh-context profiles serve lists them)');
+    throw error;
+  }
 }
 
 /** Starts DSH and resolves with the first agent request's body, ending DSH (its process group) then. */

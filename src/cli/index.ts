@@ -5,17 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
+import type { BenchCommandOptions } from './bench.js';
+import { DEFAULT_DSH_PROFILE, PROBE_PROMPT } from './defaults.js';
 import { CliError, nonNegativeInteger, positiveInteger, price, processEnvironment, requireDirectory, resolveWorkspace } from './env.js';
-import { renderSession, sessionCommand } from './session-command.js';
-import { serveProfiles } from './profiles.js';
-import { DEFAULT_DSH_PROFILE, inspectCommand, userProfileDir } from './inspect-exact.js';
-import { PROBE_PROMPT } from './offline-request.js';
-import { renderExact } from './report-request.js';
-import { count, renderInspect, table, visible, visibleLine } from './report.js';
-import { DSH_DEPLOYED_MAX_BYTES } from '../plugins/workspace-context/config.js';
-import { rulesFor } from './rules.js';
+import { count, table, visible, visibleLine } from './report.js';
 import { prepareSample, SAMPLE_CWD } from './sample.js';
-import { benchCommand, type BenchCommandOptions } from './bench.js';
+import { DSH_DEPLOYED_MAX_BYTES } from '../plugins/workspace-context/config.js';
+
+// Each command loads its modules when it runs: `inspect` starts DSH before the plugins load, and
+// no command pays for another's (bench's file walking, the profiles panel).
 
 // dsh-context never writes to the repository: git's optional index refresh (the `git status` the
 // plugins run, here and in a DSH inspect starts) is off for this process and its children.
@@ -84,6 +82,7 @@ Examples:
     cwd?: string; dsh?: string; offline?: boolean; profile: string; contextProfile?: string; prompt: string; maxBytes: number; dshHome?: string; sample?: boolean;
     contextWindow?: number; summary?: boolean; json?: boolean; jsonReport?: boolean;
   }) => {
+    const { inspectCommand, userProfileDir } = await import('./inspect-exact.js');
     const { environment, workspace, dispose } = target(dir, opts);
     try {
       const profileDir = opts.sample ? userProfileDir(processEnvironment(), opts.dshHome, opts.profile) : undefined;
@@ -99,7 +98,8 @@ Examples:
       const shown = opts.sample ? { ...report, directory: '(the sample monorepo, examples/sample-monorepo)', dshHome: { ...report.dshHome, simulated: true as const } } : report;
       if (opts.jsonReport) json(shown);
       else if (opts.json) shown.mode === 'exact' ? void process.stdout.write(shown.request.body) : json(shown);
-      else print(shown.mode === 'exact' ? renderExact(shown, opts.summary === true) : renderInspect(shown, opts.summary === true));
+      else if (shown.mode === 'exact') print((await import('./report-request.js')).renderExact(shown, opts.summary === true));
+      else print((await import('./report.js')).renderInspect(shown, opts.summary === true));
     } finally {
       dispose();
     }
@@ -116,7 +116,8 @@ program.command('session')
   .option('--price-output <usd>', 'USD per million output tokens (default: DeepSeek\'s, 0.42)', price('--price-output'))
   .option('--json', 'print a JSON report')
   .addHelpText('after', '\nExamples:\n  dsh-context session --last\n  dsh-context session ~/.dsh/sessions/--home-me-repo--/session-1234 --json\n  dsh-context session --last --price-input 0.27 --price-cache-read 0.07 --price-output 1.1')
-  .action((path: string | undefined, opts: { last?: boolean; cwd?: string; dshHome?: string; priceInput?: number; priceCacheRead?: number; priceOutput?: number; json?: boolean }) => {
+  .action(async (path: string | undefined, opts: { last?: boolean; cwd?: string; dshHome?: string; priceInput?: number; priceCacheRead?: number; priceOutput?: number; json?: boolean }) => {
+    const { renderSession, sessionCommand } = await import('./session-command.js');
     const report = sessionCommand({
       environment: processEnvironment(),
       ...(path !== undefined ? { path } : {}),
@@ -139,6 +140,7 @@ program.command('rules')
   .option('--json', 'print a JSON report')
   .addHelpText('after', '\nExamples:\n  dsh-context rules . --path src/api/users.ts docs/guide.md\n  dsh-context rules --sample --path ../api/src/routes/users.ts')
   .action(async (dir: string | undefined, opts: { path: string[]; cwd?: string; dshHome?: string; sample?: boolean; json?: boolean }) => {
+    const { rulesFor } = await import('./rules.js');
     const { environment, workspace, dispose } = target(dir, opts);
     let report;
     try {
@@ -183,7 +185,7 @@ Examples:
     const environment = processEnvironment();
     const workspace = resolveWorkspace(dir, opts.cwd, environment);
     if (opts.rulesFrom !== undefined) requireDirectory(resolve(environment.processCwd, opts.rulesFrom), '--rules-from directory', 'pass a directory of rule files, e.g. ~/.claude/rules');
-    await benchCommand(workspace, opts, environment, print);
+    await (await import('./bench.js')).benchCommand(workspace, opts, environment, print);
   });
 
 const profiles = program.command('profiles').description('the context-profiles panel and its API, outside DSH');
@@ -193,6 +195,7 @@ profiles.command('serve')
   .option('--dsh-home <dir>', 'the DSH home (default: $DSH_HOME, else ~/.dsh)')
   .addHelpText('after', '\nThe panel lists the tools this package\'s plugins and the first-party file tools register; group and\nserver states apply to every tool DSH has. Open the link it prints: it carries this server\'s access\ntoken (a new one each start), without which the panel and its API answer no one. Stop it with Ctrl-C.')
   .action(async (opts: { port: number; dshHome?: string }) => {
+    const { serveProfiles } = await import('./profiles.js');
     const server = await serveProfiles({ port: opts.port, environment: processEnvironment(), ...(opts.dshHome !== undefined ? { dshHome: opts.dshHome } : {}) });
     print(`context-profiles panel: ${server.url}\n(the link carries this server's access token: keep it to yourself)\nstate file: ${server.stateFile}\n(Ctrl-C to stop)`);
     await new Promise<void>((resolve) => {

@@ -6,15 +6,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_HOME_DISPLAY, resolveDshHome, type HomeEnvironment } from '../host/index.js';
-import { SOURCE_KIND as MEMORY_SOURCE } from '../plugins/auto-memory/inject.js';
-import { ENVIRONMENT_CONTEXT, NONE } from '../plugins/context-profiles/model.js';
-import { TOOL_SEARCH } from '../plugins/context-profiles/placeholders.js';
-import { breakDown, type PluginNames, type RequestBreakdown } from './breakdown.js';
+import type { PluginNames, RequestBreakdown } from './breakdown.js';
 import { captureFirstRequest, findDsh } from './dsh-capture.js';
 import type { HomeCopy } from './dsh-home-copy.js';
 import { CliError } from './env.js';
-import { PROFILE_IDS } from './offline-request.js';
-import { homeEnvironment, inspect, type InspectOptions, type InspectReport } from './inspect.js';
+import type { InspectOptions, InspectReport } from './inspect.js';
+
+/** The context profile `none` (context-profiles' NONE), spelled here so that starting DSH waits for no plugin module. */
+const NO_CONTEXT_PROFILE = 'none';
 
 /** The options of either mode. */
 export interface InspectCommandOptions extends Omit<InspectOptions, 'profile'> {
@@ -59,8 +58,6 @@ export type InspectResult =
   | (InspectReport & { readonly mode: 'offline'; readonly reason: string })
   | (Omit<InspectReport, 'messages' | 'tokens'> & { readonly mode: 'exact'; readonly request: ExactRequest });
 
-/** DSH's profile when none is given: DSH has no default (`dsh` refuses to boot without `--profile`); headless is the one-shot profile the README installs the bundle into. */
-export const DEFAULT_DSH_PROFILE = 'headless';
 
 /**
  * Runs inspect in exact mode when a `dsh` is found (and `--offline` is not given), else offline.
@@ -75,33 +72,39 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<In
   const dsh = options.offline === true ? undefined : findDsh(options.dsh, options.launchEnv, environment.processCwd);
   if (dsh === undefined) {
     const reason = options.offline === true ? '--offline was given' : 'no `dsh` command was found on PATH (pass --dsh <path>)';
-    const contextProfile = options.contextProfile ?? NONE;
+    const contextProfile = options.contextProfile ?? NO_CONTEXT_PROFILE;
+    const [{ inspect }, { PROFILE_IDS }] = await Promise.all([import('./inspect.js'), import('./offline-request.js')]);
     if (!PROFILE_IDS.includes(contextProfile)) throw new CliError(`--context-profile ${contextProfile}: offline, inspect knows the built-in profiles only (${PROFILE_IDS.join(', ')})`, 'run it with a dsh to use the profiles of your DSH home');
     return { mode: 'offline', reason, ...(await inspect({ ...options, profile: contextProfile })) };
   }
-  const resolved = resolveDshHome(options.dshHome, homeEnvironment(environment, options.dshHome));
+  const homeEnv = options.dshHome === undefined ? environment : { ...environment, env: { ...environment.env, DSH_HOME: options.dshHome } };
+  const resolved = resolveDshHome(options.dshHome, homeEnv);
   const dshHome = resolved.path;
-  // The plugins' own account (files, memory index, rules) and their names run beside DSH's boot. Their
-  // session runs without a context profile: only the names of what they register are taken from it.
-  const pluginsStarted = performance.now();
-  let pluginsPart = 0;
-  const plugins = inspect({ ...options, profile: NONE }).finally(() => (pluginsPart = performance.now() - pluginsStarted));
-  plugins.catch(() => undefined);
-  const capture = await captureFirstRequest({
+  // DSH starts first; the plugins' own account (files, memory index, rules, and the names of what they
+  // register, from their session without a context profile) loads and runs beside its boot.
+  const capturing = captureFirstRequest({
     dsh, dshHome: { path: dshHome, isDefault: resolved.display === DEFAULT_HOME_DISPLAY }, profile: options.dshProfile, cwd: options.cwd, prompt: options.prompt,
     environment: { ...environment, env: options.dshHome !== undefined ? { ...options.launchEnv, DSH_HOME: options.dshHome } : options.launchEnv },
     ...(options.contextProfile !== undefined ? { contextProfile: options.contextProfile } : {}),
     ...(options.profileDir !== undefined ? { profileDir: options.profileDir } : {}),
   });
+  capturing.catch(() => undefined);
+  const pluginsStarted = performance.now();
+  let pluginsPart = 0;
+  const { inspect } = await import('./inspect.js');
+  const plugins = inspect({ ...options, profile: NO_CONTEXT_PROFILE }).finally(() => (pluginsPart = performance.now() - pluginsStarted));
+  plugins.catch(() => undefined);
+  const capture = await capturing;
   let report = await plugins;
   // The instruction files as the mounted workspace-context is configured, when that differs from --max-bytes.
   const mounted = capture.probe.rows?.find((r) => r.name === 'dsh-context-engine/workspace-context')?.config as { maxBytes?: unknown } | undefined;
-  if (typeof mounted?.maxBytes === 'number' && mounted.maxBytes !== options.maxBytes) report = await inspect({ ...options, maxBytes: mounted.maxBytes, profile: NONE });
+  if (typeof mounted?.maxBytes === 'number' && mounted.maxBytes !== options.maxBytes) report = await inspect({ ...options, maxBytes: mounted.maxBytes, profile: NO_CONTEXT_PROFILE });
   const body = capture.body.toString('utf8');
   const breakdownStarted = performance.now();
+  const { breakDown } = await import('./breakdown.js');
   let breakdown: RequestBreakdown;
   try {
-    breakdown = breakDown(body, capture.probe, pluginNames(report), options.contextWindow ?? report.tokens.contextWindow);
+    breakdown = breakDown(body, capture.probe, await pluginNames(report), options.contextWindow ?? report.tokens.contextWindow);
   } catch (error) {
     throw new CliError(`the request DSH sent is not one inspect can read: ${(error as Error).message}`);
   }
@@ -122,7 +125,10 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<In
 }
 
 /** The names our plugins register, from their run on the offline host (the CLI asks the plugins). */
-function pluginNames(report: InspectReport): PluginNames {
+async function pluginNames(report: InspectReport): Promise<PluginNames> {
+  const [{ SOURCE_KIND: MEMORY_SOURCE }, { ENVIRONMENT_CONTEXT }, { TOOL_SEARCH }] = await Promise.all([
+    import('../plugins/auto-memory/inject.js'), import('../plugins/context-profiles/model.js'), import('../plugins/context-profiles/placeholders.js'),
+  ]);
   return {
     sections: new Set(report.tokens.systemPrompt.sections.map((s) => s.name)),
     // The offline report lists the plugins' tools only; tool_search is there only under a profile that defers.

@@ -33,6 +33,8 @@ export interface InspectOptions {
   readonly profile?: string;
   /** `--context-window`: the model's window in tokens (default DeepSeek V3's 131,072). */
   readonly contextWindow?: number;
+  /** `--prompt`: the user's first message (default PROBE_PROMPT). */
+  readonly prompt?: string;
 }
 
 /** One instruction candidate that exists (absent ones are not listed). */
@@ -64,6 +66,8 @@ export interface RuleReport {
 
 export interface InspectReport {
   readonly directory: string;
+  /** The user's first message of the session. */
+  readonly prompt: string;
   /** The session cwd relative to the directory (`.` when equal). */
   readonly cwd: string;
   /** The project root relative to the directory. */
@@ -161,7 +165,7 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
   const waiting = decisions.filter((d) => !d.due).map((d) => ruleReport(d.rule));
 
   const profile = options.profile ?? 'none';
-  const sessionOptions = { cwd, environment: homeEnvironment(environment, options.dshHome), workspaceConfig, memoryConfig: {} };
+  const sessionOptions = { cwd, environment: homeEnvironment(environment, options.dshHome), workspaceConfig, memoryConfig: {}, prompt: options.prompt ?? PROBE_PROMPT };
   const session = await timed(timings, 'session', () => firstRequest({ ...sessionOptions, profile }));
   // Without the profile, for what it replaces (the same session when there is none).
   const unprofiled = profile === 'none' ? session : await firstRequest({ ...sessionOptions, profile: 'none' });
@@ -171,6 +175,7 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
   const injected = messages.find((m) => m.kind === 'agent-instructions');
   return {
     directory: options.dir,
+    prompt: options.prompt ?? PROBE_PROMPT,
     cwd: displayDirectory(options.dir, cwd),
     projectRoot: displayDirectory(options.dir, root),
     dshHome: { path: tildify(config.dshHome.path, environment.homedir), display: config.dshHome.display },

@@ -16,9 +16,9 @@ import { STATE_FILE } from '../plugins/context-profiles/store.js';
 import * as sliceTape from '../plugins/slice-tape/index.js';
 import * as workspaceContext from '../plugins/workspace-context/index.js';
 import { createOfflineHost } from '../offline-host/index.js';
+import { PROBE_PROMPT } from './defaults.js';
 
-/** The prompt of the simulated first turn; the report shows where the plugins' messages go around it. */
-export const PROBE_PROMPT = '(your first prompt)';
+export { PROBE_PROMPT };
 
 /** The context profiles `--profile` accepts: the built-in ones (CP-05), and `none`. */
 export const PROFILE_IDS: readonly string[] = [NONE, ...contextProfiles.builtinProfiles().map((p) => p.id)];
@@ -30,6 +30,8 @@ export interface SessionOptions {
   readonly memoryConfig: Record<string, unknown>;
   /** The context profile the session starts with (one of PROFILE_IDS); `none` leaves it alone. */
   readonly profile?: string;
+  /** The user's first message (default PROBE_PROMPT). */
+  readonly prompt?: string;
 }
 
 /** One message of the first request, as the model receives it. */
@@ -68,7 +70,7 @@ export async function firstRequest(options: SessionOptions): Promise<FirstReques
     host.use(autoMemory, options.memoryConfig);
     host.use(sliceTape, {});
     host.use(contextProfiles, { dshHome: profileHome });
-    await host.run(PROBE_PROMPT, [{ text: '' }]);
+    await host.run(options.prompt ?? PROBE_PROMPT, [{ text: '' }]);
     host.dispose();
     const request = host.requests[0]!;
     const messages = request.messages.map((m) => {

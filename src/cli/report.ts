@@ -4,7 +4,6 @@
 
 import { MAX_IMPORTS } from './imports.js';
 import type { InspectReport } from './inspect.js';
-import { PROBE_PROMPT } from './offline-request.js';
 import type { TokenReport } from './tokens.js';
 
 // C0 and C1 controls and DEL. A block keeps tabs, newlines and the \r of a \r\n pair (harmless and
@@ -140,7 +139,7 @@ export function renderInspect(report: InspectReport & { readonly reason?: string
   out.push(...pluginLines(report));
 
   out.push('Request 1, in order');
-  out.push(...table(report.messages.map((msg, i) => [`#${i + 1}`, msg.kind === 'user' ? `the prompt ${PROBE_PROMPT}` : msg.kind, msg.kind === 'user' ? '' : formatBytes(msg.bytes), count(msg.tokens, 'token')])));
+  out.push(...table(report.messages.map((msg, i) => [`#${i + 1}`, msg.kind === 'user' ? `the prompt ${report.prompt}` : msg.kind, msg.kind === 'user' ? '' : formatBytes(msg.bytes), count(msg.tokens, 'token')])));
   const t = report.timings;
   out.push('', `Timings: project root ${formatMs(t.projectRoot)} · probe ${formatMs(t.probe)} · read+digest ${formatMs(t.readDigest)} · render ${formatMs(t.render)} · memory index ${formatMs(t.memory)} · rules ${formatMs(t.rules)} · whole session start ${formatMs(t.session)} · tokens ${formatMs(t.tokens)}`);
   for (const warning of report.warnings) out.push(`warning: ${visibleLine(warning)}`);
