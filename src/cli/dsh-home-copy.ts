@@ -62,25 +62,30 @@ export function copyDshHome(from: string, to: string, limits: CopyLimits = { ent
       skipped.push(name);
       continue;
     }
-    copyEntry(join(from, name), join(to, name), count);
+    copyEntry(join(from, name), join(to, name), count, name !== 'profiles');
   }
   return { entries: count.entries, bytes: count.bytes, linked: count.linked, skipped };
 }
 
-function copyEntry(from: string, to: string, count: { entries: number; bytes: number; linked: number; limits: CopyLimits }): void {
+/**
+ * Copies one entry. `link`: a `node_modules` folder is linked, not copied; false for the children of
+ * `profiles/`, whose `node_modules` is DSH's module fallback, a folder of links DSH repairs at boot:
+ * a copy of it, so that a repair never writes into the user's home.
+ */
+function copyEntry(from: string, to: string, count: { entries: number; bytes: number; linked: number; limits: CopyLimits }, link = true): void {
   if (++count.entries > count.limits.entries) throw tooLarge(`more than ${count.limits.entries.toLocaleString('en-US')} entries`);
   const stat = lstatSync(from);
   if (stat.isSymbolicLink()) {
     symlinkSync(readlinkSync(from), to);
   } else if (stat.isDirectory()) {
-    if (basename(from) === 'node_modules') {
+    if (link && basename(from) === 'node_modules') {
       // Installed packages: DSH resolves modules from them and writes nothing there.
       symlinkSync(from, to, 'junction');
       count.linked++;
       return;
     }
     mkdirSync(to, { mode: stat.mode & 0o777 });
-    for (const name of readdirSync(from).sort()) copyEntry(join(from, name), join(to, name), count);
+    for (const name of readdirSync(from).sort()) copyEntry(join(from, name), join(to, name), count, link || name !== 'node_modules');
   } else if (stat.isFile()) {
     count.bytes += stat.size;
     if (count.bytes > count.limits.bytes) throw tooLarge(`more than ${count.limits.bytes.toLocaleString('en-US')} bytes`);

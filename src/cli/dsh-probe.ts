@@ -62,7 +62,7 @@ export interface ProbeReport {
   /** The request's messages after the system prompt, in order: their source and text. */
   readonly messages?: readonly { readonly role: string; readonly source: unknown; readonly text: string }[];
   readonly tools?: readonly ProbeTool[];
-  /** Mounted rows of the tree (id, module name, config), for who loads what. */
+  /** Mounted rows of the tree (id, module name; config for this package's rows), for who loads what. */
   readonly rows?: readonly { readonly id: string; readonly name: string; readonly config?: unknown }[];
   /** Why the probe stopped DSH, when it did. */
   readonly error?: string;
@@ -198,14 +198,15 @@ function toolStates(sent: readonly CanonicalTool[], registered: readonly Canonic
   ];
 }
 
-/** The tree's enabled rows: their id, module and config. */
+/** The tree's enabled rows: their id and module, and the config of this package's rows only (other rows' configs may hold secrets). */
 function mountedRows(ctx: Any): ProbeReport['rows'] {
   const loader = ctx.get('loader');
   if (loader === undefined || typeof loader.entries !== 'function') return [];
   return [...loader.entries()].flatMap((entry: Any) => {
     const options = entry?.options;
     if (options === undefined || options.disabled === true || typeof options.name !== 'string') return [];
-    return [{ id: String(options.id), name: options.name, ...(options.config !== undefined ? { config: options.config } : {}) }];
+    const ours = options.name.startsWith('dsh-context-engine/');
+    return [{ id: String(options.id), name: options.name, ...(ours && options.config !== undefined ? { config: options.config } : {}) }];
   });
 }
 

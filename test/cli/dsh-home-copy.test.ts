@@ -27,16 +27,21 @@ function home(): string {
   put('sessions/--p--/s1/session.jsonl', '{}\n');
   put('attachments/v1/x.png', 'png');
   symlinkSync('AGENTS.md', join(dir, 'CLAUDE.md'));
+  // DSH's module fallback: one link per package of its installation, repaired at every boot.
+  mkdirSync(join(dir, 'profiles/node_modules/@deepseek-ai'), { recursive: true });
+  symlinkSync('/opt/dsh/node_modules/@deepseek-ai/dsh-base', join(dir, 'profiles/node_modules/@deepseek-ai/dsh-base'));
   return dir;
 }
 
 describe('issue 31: the throwaway copy of the DSH home', () => {
-  it('copies files and folders, links node_modules, re-creates links, leaves out past sessions’ data, keeps modes', () => {
+  it('copies files and folders, links node_modules, re-creates links, leaves out past sessions’ data, keeps modes; DSH’s module fallback is copied (DSH repairs it in place)', () => {
     const from = home();
     const to = join(tempDir('dsh-home-copy-to-'), 'dsh');
     const copy = copyDshHome(from, to);
-    // 12 entries (8 files, folders and links, 3 folders inside, node_modules linked), 24 bytes of files.
-    expect(copy).toEqual({ entries: 12, bytes: 24, linked: 1, skipped: ['attachments', 'sessions'] });
+    // 15 entries (the fallback's folder, scope folder and link among them; a profile's node_modules linked), 24 bytes of files.
+    expect(copy).toEqual({ entries: 15, bytes: 24, linked: 1, skipped: ['attachments', 'sessions'] });
+    expect(lstatSync(join(to, 'profiles/node_modules')).isDirectory()).toBe(true);
+    expect(readlinkSync(join(to, 'profiles/node_modules/@deepseek-ai/dsh-base'))).toBe('/opt/dsh/node_modules/@deepseek-ai/dsh-base');
     expect(readFileSync(join(to, 'AGENTS.md'), 'utf8')).toBe('# Me\n');
     expect(readFileSync(join(to, 'auto-memory/--p--/MEMORY.md'), 'utf8')).toBe('- a\n');
     expect(readlinkSync(join(to, 'CLAUDE.md'))).toBe('AGENTS.md');
