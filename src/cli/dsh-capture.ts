@@ -124,11 +124,12 @@ export async function captureFirstRequest(options: CaptureOptions): Promise<Capt
     // home whose other entries link to the user's (`~/.agents/skills`, `~/.claude/rules`, git's config).
     const osHome = options.dshHome.isDefault ? linkedHome(options.environment.homedir, join(root, 'home')) : options.environment.homedir;
     const home = options.dshHome.isDefault ? join(osHome, '.dsh') : join(root, 'dsh');
-    const copied = copyDshHome(options.dshHome.path, home);
+    let copied = copyDshHome(options.dshHome.path, home);
     const profileDir = join(home, 'profiles', options.profile);
     if (options.profileDir !== undefined) {
       rmSync(profileDir, { recursive: true, force: true });
-      copyDshHome(options.profileDir, profileDir);
+      const profile = copyDshHome(options.profileDir, profileDir);
+      copied = { entries: copied.entries + profile.entries, bytes: copied.bytes + profile.bytes, linked: copied.linked + profile.linked, skipped: copied.skipped };
     }
     mkdirSync(profileDir, { recursive: true });
     if (options.contextProfile !== undefined) await chooseContextProfile(home, options.contextProfile);
