@@ -79,7 +79,7 @@ function filter(text: string, args: ExpandArgs): string {
   let lines = text.split('\n');
   if (range !== undefined) lines = lines.slice(range[0] - 1, range[1]);
   if (grep !== undefined) {
-    checkGrepWork(grep, lines.reduce((sum, line) => sum + line.length, 0));
+    checkGrepWork(grep, lines.reduce((sum, line) => sum + line.length, 0), lines.length);
     lines = lines.filter((line) => grep.test(line));
   }
   return lines.join('\n');

@@ -5,7 +5,9 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkGrepWork, compileGrep, GREP_MAX_WORK } from '../../../src/plugins/slice-tape/grep.js';
+import { RE2JS } from 're2js';
+import { checkGrepWork, compileGrep, grepWork, GREP_LINE_WORK, GREP_MAX_PATTERN, GREP_MAX_PROGRAM, GREP_MAX_WORK } from '../../../src/plugins/slice-tape/grep.js';
+import { programBound } from '../../../src/plugins/slice-tape/grep-cost.js';
 import { expandResult } from '../../../src/plugins/slice-tape/expand.js';
 import type { SessionEvent } from '../../../src/host/index.js';
 import { built, runScript } from '../../support/processes.js';
@@ -47,10 +49,15 @@ describe('item 2: grep cannot freeze the host', () => {
     expect(await expand('a\n1', '[\\d]')).toBe('1');
   });
 
-  it('ST-31 item 2: work over GREP_MAX_WORK (program size × characters) is refused with the numbers; lines narrows the text first', async () => {
+  it('ST-31 item 2: work over GREP_MAX_WORK is refused with the numbers; lines narrows the text first', async () => {
     const grep = compileGrep('a[ab]{200}b')!;
-    const chars = Math.ceil(GREP_MAX_WORK / grep.size) + 1;
-    expect(() => checkGrepWork(grep, chars)).toThrow(`expand_result: grep "a[ab]{200}b" is a program of size ${grep.size} and the text is ${chars} characters; ${grep.size} × ${chars} = ${grep.size * chars} is over the limit of ${GREP_MAX_WORK}: use a simpler pattern, or select lines first`);
+    const chars = Math.ceil(GREP_MAX_WORK / grep.perChar);
+    const work = grep.perChar * (chars + 1) + GREP_LINE_WORK + grep.setup;
+    expect(grepWork(grep, chars, 1)).toBe(work);
+    expect(() => checkGrepWork(grep, chars, 1)).toThrow(
+      `expand_result: grep "a[ab]{200}b" costs ${grep.perChar} per character (${grep.size} instructions, character classes weighted by their ranges) and the text is ${chars} characters in 1 lines; ` +
+        `${grep.perChar} × (${chars} + 1) + ${GREP_LINE_WORK} × 1 + ${grep.setup} = ${work} is over the limit of ${GREP_MAX_WORK}: use a simpler pattern, or select lines first`,
+    );
     const text = `${'ab'.repeat(Math.ceil(chars / 2))}\nok`;
     await expect(expand(text, 'a[ab]{200}b')).rejects.toThrow(`is over the limit of ${GREP_MAX_WORK}`);
     expect(await expand(text, 'a[ab]{200}b', '2-2')).toBe('');
@@ -61,6 +68,48 @@ describe('item 2: grep cannot freeze the host', () => {
     expect(await expand('x1\ny\nzé', '(?<d>\\d)')).toBe('x1');
     expect(await expand('x1\ny\nzé', '\\u00e9')).toBe('zé');
     expect(await expand('x1\n\nz', '^[^]')).toBe('x1\nz');
+  });
+});
+
+/** `count` lines of `length` letters after a `z`: a literal prefilter for `z` passes, and nothing matches a pattern ending in `z`. */
+const letterLines = (count: number, length: number, letters = 'abcdefghijklmnopqrstuvwxy'): string =>
+  Array.from({ length: count }, (_, n) => `z${Array.from({ length: length - 1 }, (_, i) => letters[(i + n) % letters.length]).join('')}`).join('\n');
+
+describe('item 3: the bound counts what re2js spends', () => {
+  it('ST-31 item 3: \\p{L}{1000}z over 132,000 characters of letters is refused at once, its class weighted by its 684 ranges', async () => {
+    const text = letterLines(66, 2000);
+    const grep = compileGrep('\\p{L}{1000}z')!;
+    // 1,000 class instructions of 684 ranges (a binary search of 11 steps: 1 + 11/8 each), a rune, fail and match.
+    expect({ size: grep.size, perChar: grep.perChar, setup: grep.setup }).toEqual({ size: 1003, perChar: 2378, setup: 684001 });
+    const work = 2378 * (132000 + 66) + GREP_LINE_WORK * 66 + 684001;
+    await expect(expand(text, '\\p{L}{1000}z')).rejects.toThrow(
+      `expand_result: grep "\\\\p{L}{1000}z" costs 2378 per character (1003 instructions, character classes weighted by their ranges) and the text is 132000 characters in 66 lines; 2378 × (132000 + 66) + 32 × 66 + 684001 = ${work} is over the limit of ${GREP_MAX_WORK}: use a simpler pattern, or select lines first`,
+    );
+    // A class of one range costs one eighth of a visit more than a plain instruction.
+    expect(compileGrep('[a-z]{1000}z')!.perChar).toBe(1128);
+    expect(compileGrep('abc')!.perChar).toBe(5);
+    // What the bound admits still runs: two lines of 1,000 letters.
+    expect(await expand(letterLines(2, 1000), '\\p{L}{1000}z')).toBe('');
+  });
+
+  it('ST-31 item 3: every line costs its search setup, so 500,000 empty lines are refused', async () => {
+    const grep = compileGrep('x|y')!;
+    expect(grepWork(grep, 0, 500_000)).toBe(grep.perChar * 500_000 + GREP_LINE_WORK * 500_000 + grep.setup);
+    await expect(expand('\n'.repeat(499_999), 'x|y')).rejects.toThrow('and the text is 0 characters in 500000 lines');
+  });
+
+  it(`ST-31 item 3: a pattern longer than ${GREP_MAX_PATTERN} characters is refused before it is parsed`, async () => {
+    const pattern = 'ab'.repeat(GREP_MAX_PATTERN / 2) + 'c';
+    await expect(expand('ab', pattern)).rejects.toThrow(`expand_result: grep is a pattern of ${GREP_MAX_PATTERN + 1} characters; the limit is ${GREP_MAX_PATTERN}`);
+    expect(await expand('ab\nc', 'ab'.repeat(GREP_MAX_PATTERN / 2))).toBe('');
+  });
+
+  it(`ST-31 item 3: a pattern whose repetitions expand past ${GREP_MAX_PROGRAM} instructions is refused before it is compiled`, async () => {
+    // 42 characters that RE2 would compile to 6,002 instructions (about 2 s for 140 copies in 1,000 characters).
+    const pattern = 'a{1000}'.repeat(6);
+    await expect(expand('a', pattern)).rejects.toThrow(`expand_result: grep "${pattern}" would compile to as many as 6015 instructions (its repetitions expanded); the limit is ${GREP_MAX_PROGRAM}: use a simpler pattern`);
+    expect(RE2JS.compile(pattern).programSize()).toBe(6002);
+    expect(compileGrep('a{1000}'.repeat(4))!.size).toBe(4002);
   });
 });
 
@@ -92,5 +141,37 @@ describe('the linear engine answers as JavaScript does', () => {
     expect(both('a.b', 'a\rb')).toEqual([true, false]);
     expect(both('a.b', 'a\u2028b')).toEqual([true, false]);
     expect(both('\\s', '\u00a0')).toEqual([false, true]);
+  });
+});
+
+/** RE2-syntax patterns with the constructs whose size the bound reads: escapes, classes, groups, flags, repetitions. */
+const re2Atom = fc.constantFrom('a', 'é', '😀', '\\d', '\\pL', '\\p{Greek}', '\\x41', '\\x{42}', '\\101', '.', '^', '$', '\\b', '[ab]', '[^]a]', '[]a]', '[[:alpha:]x]', '[a\\]b]', '\\Qa.b\\E', '(?i)', '\\{', '{', '}');
+const re2Quantifier = fc.constantFrom('', '', '*', '+', '?', '*?', '{2}', '{3,}', '{2,5}', '{0,9}', '{7}?', '{,3}', '{12}');
+const re2Pattern = fc.letrec((tie) => ({
+  piece: fc.oneof(
+    { depthSize: 'small' },
+    fc.tuple(re2Atom, re2Quantifier).map(([a, q]) => a + q),
+    fc.tuple(tie('alternation'), fc.constantFrom('(', '(?:', '(?P<n>', '(?i:'), re2Quantifier).map(([body, open, q]) => `${open}${body as string})${q}`),
+  ),
+  sequence: fc.array(tie('piece'), { maxLength: 5 }).map((pieces) => (pieces as string[]).join('')),
+  alternation: fc.array(tie('sequence'), { minLength: 1, maxLength: 3 }).map((alternatives) => (alternatives as string[]).join('|')),
+})).alternation;
+
+describe('item 3: the size bound read from the pattern', () => {
+  it('ST-31 item 3: programBound is never below the size RE2 compiles a pattern to', () => {
+    let compiled = 0;
+    fc.assert(fc.property(re2Pattern, (pattern) => {
+      let size: number;
+      try {
+        size = RE2JS.compile(pattern).programSize();
+      } catch {
+        return; // RE2 rejects it: the compiler refuses it anyway
+      }
+      compiled++;
+      expect(programBound(pattern)).toBeGreaterThanOrEqual(size);
+    }), { numRuns: 3000 });
+    expect(compiled).toBeGreaterThan(500);
+    // Close on the forms that matter: a repeated class, an alternation.
+    expect([programBound('\\p{L}{1000}z'), programBound('error|warn')]).toEqual([1006, 13]);
   });
 });
