@@ -1,7 +1,9 @@
 // recall_search (spec ST-33..ST-35): scored search over the durable log. Dialogue kinds by default;
 // raw tool output, the session's largest and noisiest text, only through bounded slots unless asked
 // for. The recall tools' own calls and results are never indexed, and every hit carries the exact
-// call that returns its original.
+// call that returns its original. A search costs one pass per query term over every document, and
+// both the query (the model's) and the log (days of tool output) are unbounded, so the terms and
+// the total work are capped, and the page says when either cap left something out (issue 32 item 14).
 
 import type { ContentBlock, UserMessage } from '../../host/message.js';
 import { SessionEventType, SourceKind } from '../../host/names.js';
@@ -24,6 +26,16 @@ export const TOOL_SNIPPET_CHARS = 600;
 const DIALOGUE_SNIPPET_CHARS = 180;
 export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 20;
+/** Distinct query terms searched at most; later terms are dropped, and the page says so. */
+export const MAX_SEARCH_TERMS = 32;
+/**
+ * Most work one search may do: characters searched × (terms + 1), a lowercasing pass and one scan per
+ * term (1–2 ns a unit: 32 terms that keep `indexOf` busiest took 0.5 s on a busy 2-core host).
+ * Documents are searched newest first while they fit.
+ */
+export const MAX_SEARCH_WORK = 2 ** 28;
+/** Code points of the query the page repeats. */
+export const SHOWN_QUERY_CHARS = 200;
 /** The recall family: their inputs are queries about history and their outputs copies of it (ST-34). */
 export const RECALL_TOOLS: readonly string[] = ['recall_turn', 'recall_search', 'recall_step', 'expand_result'];
 
@@ -41,6 +53,22 @@ interface Doc {
 export interface SearchHit extends Doc {
   readonly score: number;
   readonly snippet: string;
+}
+
+/** What a search's caps left out. */
+export interface SearchBounds {
+  /** Distinct terms in the query, and how many of them were searched (at most MAX_SEARCH_TERMS). */
+  readonly terms: number;
+  readonly searchedTerms: number;
+  /** Documents (and their characters) not searched because the work cap was reached. */
+  readonly skippedDocuments: number;
+  readonly skippedChars: number;
+}
+
+/** A search's hits, best first, and what its caps left out. */
+export interface SearchOutcome {
+  readonly hits: SearchHit[];
+  readonly bounds: SearchBounds;
 }
 
 /** The kinds to search: explicit `kinds` win; otherwise the scope's (ST-33). */
@@ -108,15 +136,28 @@ function snippet(ops: TextOps, text: string, at: number, max: number): string {
  * Hits for `query`, best first: documents matching more query terms first, then more occurrences
  * (capped, so a flood cannot outrank a short exact answer), then newer. In scope "auto" without
  * explicit kinds, tool output gets at most TOOL_OUTPUT_SLOTS hits beside the `limit` of the others;
- * otherwise `limit` applies to all.
+ * otherwise `limit` applies to all. Only the first MAX_SEARCH_TERMS distinct terms are searched,
+ * and documents newest first while their work fits MAX_SEARCH_WORK; `bounds` says what was left out.
  */
-export function search(events: readonly SessionEvent[], query: string, scope: SearchScope, kinds: readonly SearchKind[] | undefined, limit: number, ops: TextOps): SearchHit[] {
+export function search(events: readonly SessionEvent[], query: string, scope: SearchScope, kinds: readonly SearchKind[] | undefined, limit: number, ops: TextOps): SearchOutcome {
   const searched = searchKinds(scope, kinds);
   const slotted = (kinds === undefined || kinds.length === 0) && scope === 'auto';
-  const wanted = terms(query);
-  if (wanted.length === 0) return [];
+  const all = terms(query);
+  const wanted = all.slice(0, MAX_SEARCH_TERMS);
+  const bounds = { terms: all.length, searchedTerms: wanted.length, skippedDocuments: 0, skippedChars: 0 };
+  if (wanted.length === 0) return { hits: [], bounds };
   const hits: SearchHit[] = [];
-  for (const doc of documents(events, new Set(searched))) {
+  const docs = documents(events, new Set(searched));
+  let budget = MAX_SEARCH_WORK;
+  for (let d = docs.length - 1; d >= 0; d--) {
+    const doc = docs[d]!;
+    const work = doc.text.length * (wanted.length + 1);
+    if (work > budget) {
+      bounds.skippedDocuments++;
+      bounds.skippedChars += doc.text.length;
+      continue;
+    }
+    budget -= work;
     const lower = doc.text.toLowerCase();
     let matched = 0;
     let occurrences = 0;
@@ -132,19 +173,29 @@ export function search(events: readonly SessionEvent[], query: string, scope: Se
     const tool = doc.kind === 'tool_output' || doc.kind === 'tool_error';
     hits.push({ ...doc, score: matched * 1000 + Math.min(occurrences, 10), snippet: snippet(ops, doc.text, first, tool ? TOOL_SNIPPET_CHARS : DIALOGUE_SNIPPET_CHARS) });
   }
-  hits.sort((a, b) => b.score - a.score || b.seq - a.seq || (a.block ?? 0) - (b.block ?? 0));
-  if (!slotted) return hits.slice(0, limit);
+  // Back to log order, so that hits of one event that tie keep the order they have there.
+  hits.reverse().sort((a, b) => b.score - a.score || b.seq - a.seq || (a.block ?? 0) - (b.block ?? 0));
+  if (!slotted) return { hits: hits.slice(0, limit), bounds };
   let tools = 0;
   let others = 0;
-  return hits.filter((hit) => (hit.kind === 'tool_output' ? tools++ < TOOL_OUTPUT_SLOTS : others++ < limit));
+  return { hits: hits.filter((hit) => (hit.kind === 'tool_output' ? tools++ < TOOL_OUTPUT_SLOTS : others++ < limit)), bounds };
 }
 
-/** The page: a header saying what was searched, then one line per hit ending in its follow-up call. */
-export function renderHits(query: string, hits: readonly SearchHit[], searched: readonly SearchKind[]): string {
+/** The page: a header saying what was searched (and what the caps left out), then one line per hit ending in its follow-up call. */
+export function renderHits(query: string, outcome: SearchOutcome, searched: readonly SearchKind[], ops: TextOps): string {
+  const { hits, bounds } = outcome;
+  const capped = ops.capCodePoints(query, SHOWN_QUERY_CHARS);
+  const shown = JSON.stringify(capped) + (capped.length < query.length ? '…' : '');
+  const notes = [
+    ...(bounds.searchedTerms < bounds.terms ? [`only the first ${bounds.searchedTerms} of its ${bounds.terms} distinct terms were searched`] : []),
+    ...(bounds.skippedDocuments > 0
+      ? [`${bounds.skippedDocuments} older document(s) of ${bounds.skippedChars} characters were not searched (the search budget is ${MAX_SEARCH_WORK} characters × (terms + 1)); use fewer terms or narrower kinds`]
+      : []),
+  ].map((note) => ` · ${note}`).join('');
   if (hits.length === 0) {
-    return `[recall_search ${JSON.stringify(query)} · 0 hits over kinds ${searched.join(', ')} · not found by this search, which does not mean it never happened; broaden the query, try other kinds, or read a turn with recall_turn]`;
+    return `[recall_search ${shown} · 0 hits over kinds ${searched.join(', ')}${notes} · not found by this search, which does not mean it never happened; broaden the query, try other kinds, or read a turn with recall_turn]`;
   }
-  const lines = [`[recall_search ${JSON.stringify(query)} · ${hits.length} hit(s) over kinds ${searched.join(', ')} · historical record; each hit ends with the call that returns its original]`];
+  const lines = [`[recall_search ${shown} · ${hits.length} hit(s) over kinds ${searched.join(', ')}${notes} · historical record; each hit ends with the call that returns its original]`];
   for (const hit of hits) {
     const where = `turn ${hit.turn}${hit.step === undefined ? '' : ` step ${hit.step}`}${hit.kind.startsWith('tool_') && hit.kind !== 'tool_input' ? ` seq ${hit.seq}${hit.block === undefined ? '' : ` block ${hit.block}`}` : ''}`;
     lines.push(`- ${where} [${hit.kind}] ${hit.snippet} → ${hit.locator}`);

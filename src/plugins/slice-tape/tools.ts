@@ -115,8 +115,8 @@ export function recallSearchTool(ops: TextOps): ToolDefinition {
       const limit = a.limit ?? DEFAULT_SEARCH_LIMIT;
       if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new Error(`recall_search: limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}, got ${describe(limit)}`);
       const kinds = a.kinds as SearchKind[] | undefined;
-      const hits = search(sessionOf('recall_search', exec).events, a.query, scope as SearchScope, kinds, limit, ops);
-      return renderHits(a.query, hits, searchKinds(scope as SearchScope, kinds));
+      const outcome = search(sessionOf('recall_search', exec).events, a.query, scope as SearchScope, kinds, limit, ops);
+      return renderHits(a.query, outcome, searchKinds(scope as SearchScope, kinds), ops);
     },
   };
 }
