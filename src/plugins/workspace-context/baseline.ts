@@ -2,9 +2,11 @@
 // user-global file down to the cwd, read each with a bounded read, collapse trimmed duplicates per
 // directory, and render what fits.
 
+import { dirname } from 'node:path';
 import { utf8Length } from '../../engine/index.js';
 import type { FileSystem } from '../../host/index.js';
-import { baselineDirectories, directoryCandidates, probeCandidate, readCandidate, type Candidate, type Layout } from './files.js';
+import { baselineDirectories, directoryCandidates, readCandidate, type Candidate, type Layout } from './files.js';
+import { CandidateProbes } from './probes.js';
 import { baselineIntro, renderBlock, renderEmptyReplacement } from './render.js';
 import { isActive, type Change, type VersionState, type VisibleBaseline } from './state.js';
 
@@ -35,8 +37,13 @@ export interface BaselineTrace {
  * home's `AGENTS.md` shows once, as user-global, when the home is a chain directory). Missing,
  * unavailable and oversize candidates are skipped (WC-14); a later candidate whose trimmed content
  * equals an earlier loaded one in the same directory is dropped (WC-12). `trace` observes it.
+ * Each directory's candidates are probed at once through `probes` (a session's probe memory, or a
+ * new one), which gives `probeCandidate`'s outcomes with an `lstat` for each name that is not there
+ * instead of a `resolve` and a `stat`: a chain 2,000 levels deep is 2,000 directories (issue 32 item 9).
  */
-export async function loadBaseline(fs: FileSystem, layout: Layout, signal: AbortSignal | undefined, trace?: BaselineTrace): Promise<BaselineFile[]> {
+export async function loadBaseline(
+  fs: FileSystem, layout: Layout, signal: AbortSignal | undefined, trace?: BaselineTrace, probes = new CandidateProbes(fs, () => performance.now()),
+): Promise<BaselineFile[]> {
   const files: BaselineFile[] = [];
   const seen = new Set<string>();
   const timed = async <T>(phase: 'probeMs' | 'readMs', work: () => Promise<T>): Promise<T> => {
@@ -50,10 +57,12 @@ export async function loadBaseline(fs: FileSystem, layout: Layout, signal: Abort
   };
   for (const directory of baselineDirectories(layout)) {
     const kept = new Map<string, string>();
-    for (const candidate of directoryCandidates(layout, directory)) {
-      if (seen.has(candidate.absolute)) continue;
-      seen.add(candidate.absolute);
-      const probe = await timed('probeMs', () => probeCandidate(fs, candidate, signal));
+    const candidates = directoryCandidates(layout, directory).filter((c) => !seen.has(c.absolute));
+    for (const c of candidates) seen.add(c.absolute);
+    if (candidates.length === 0) continue;
+    const found = await timed('probeMs', () => probes.probe(dirname(candidates[0]!.absolute), candidates, signal));
+    for (const [i, candidate] of candidates.entries()) {
+      const probe = found[i]!;
       if (probe.kind !== 'present') {
         trace?.onCandidate?.(candidate, probe);
         continue;

@@ -33,6 +33,10 @@ interface SessionMemory {
   readonly cwd: string;
   readonly root: string;
   readonly candidates: Map<string, readonly Candidate[]>;
+  /** Absolute paths of the display directories walked for this cwd and root (Layout.directories). */
+  readonly directories: Map<string, string>;
+  /** The baseline's scopes for this cwd and root, once found: every step needs them. */
+  baselineScopes?: ReadonlySet<string>;
 }
 
 /** What `compose` is asked to do. */
@@ -71,21 +75,21 @@ export class Composer {
     const cwd = session.header.cwd ?? hostRuntime(this.ctx).processCwd;
     const root = await findProjectRoot(cwd, this.config.projectRootMarkers, fs, signal);
     const memory = this.#memoryFor(session, fs, cwd, root);
-    const layout: Layout = { cwd, root, config: this.config, candidates: memory.candidates };
+    const layout: Layout = { cwd, root, config: this.config, candidates: memory.candidates, directories: memory.directories };
     const identity = baselineIdentity(this.config, cwd, root);
     const visible = visibleBaseline(session, claimed);
     const prepared = this.#prepared.get(session);
     const current = prepared?.identity === identity ? prepared : undefined;
     let keep = visible !== undefined && (visible.identity === identity || (visible.identity === undefined && current?.legacy === true));
     let excluded = keep ? current?.excluded : undefined;
-    const baselineScopes = new Set(baselineDirectories(layout).flatMap((d) => directoryCandidates(layout, d).map((c) => c.scope)));
+    const baselineScopes = (memory.baselineScopes ??= new Set(baselineDirectories(layout).flatMap((d) => directoryCandidates(layout, d).map((c) => c.scope))));
     const versions = this.#cache(session);
     const blocks: string[] = [];
     const changes: Change[] = [];
     let emittedBaseline = false;
     let preparation: Preparation | undefined;
     if (!keep || excluded === undefined) {
-      const files = await loadBaseline(fs, layout, signal);
+      const files = await loadBaseline(fs, layout, signal, undefined, memory.probes);
       const replacing = visible !== undefined && !keep;
       const baseline = renderBaseline(files, this.config.maxBytes, replacing);
       // WC-47: a legacy baseline without an identity is current when the model has exactly this.
@@ -154,10 +158,10 @@ export class Composer {
     let memory = this.#memory.get(session);
     if (memory === undefined || memory.provider !== provider) {
       const runtime = hostRuntime(this.ctx);
-      memory = { provider, probes: new CandidateProbes(fs, () => runtime.now()), cwd, root, candidates: new Map() };
+      memory = { provider, probes: new CandidateProbes(fs, () => runtime.now()), cwd, root, candidates: new Map(), directories: new Map() };
       this.#memory.set(session, memory);
     } else if (memory.cwd !== cwd || memory.root !== root) {
-      memory = { ...memory, cwd, root, candidates: new Map() };
+      memory = { provider: memory.provider, probes: memory.probes, cwd, root, candidates: new Map(), directories: new Map() };
       this.#memory.set(session, memory);
     }
     return memory;

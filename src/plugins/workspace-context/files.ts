@@ -29,6 +29,13 @@ export interface Layout {
   readonly config: ResolvedConfig;
   /** Candidates already built, per display directory (a session keeps this while its root stays). */
   readonly candidates?: Map<string, readonly Candidate[]>;
+  /**
+   * Absolute paths of display directories found by walking (a session keeps this with `candidates`),
+   * so a candidate's path is its directory's plus a name: joining the root and a display directory
+   * costs time and garbage in proportion to its depth, which for every directory of a chain 2,000
+   * levels deep was most of a step (issue 32 item 9).
+   */
+  readonly directories?: Map<string, string>;
 }
 
 /** The scope key of a candidate name in a display directory. */
@@ -45,11 +52,24 @@ export function parseScope(scope: string): { directory: string; name: string } |
 /** `path` with the platform separator written as `/`, as display paths are. */
 export const slashes = (path: string): string => (sep === '/' ? path : path.split(sep).join('/'));
 
-/** The display directory of an absolute directory under the root: `.` for the root itself. */
+/**
+ * The display directory of an absolute directory under the root: `.` for the root itself. A
+ * directory written as the root plus a separator and more (what walks produce) is sliced, in
+ * constant time; anything else goes through `path.relative`.
+ */
 export function displayDirectory(root: string, absoluteDir: string): string {
+  if (absoluteDir === root) return '.';
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  if (absoluteDir.startsWith(prefix)) {
+    const rest = absoluteDir.slice(prefix.length);
+    if (!NOT_PLAIN.test(rest)) return slashes(rest);
+  }
   const rel = slashes(relative(root, absoluteDir));
   return rel === '' ? '.' : rel;
 }
+
+/** A `.` or `..` segment, an empty one, or a leading or trailing separator: a path `relative` would rewrite. One pass. */
+const NOT_PLAIN = /(?:^|[\\/])\.{1,2}(?:[\\/]|$)|[\\/][\\/]|^[\\/]|[\\/]$|^$/;
 
 /** The candidate for a scope key in this layout; `undefined` for a key outside it. */
 export function candidateFor(layout: Layout, scope: string): Candidate | undefined {
@@ -60,34 +80,58 @@ export function candidateFor(layout: Layout, scope: string): Candidate | undefin
     if (name !== USER_GLOBAL_FILE) return undefined;
     return { scope, directory, name, path: `${layout.config.dshHome.display}/${USER_GLOBAL_FILE}`, absolute: join(layout.config.dshHome.path, USER_GLOBAL_FILE) };
   }
+  const dir = projectDirectory(layout, directory);
+  return dir === undefined ? undefined : projectCandidate(scope, directory, name, dir);
+}
+
+/** The absolute path of a project display directory, `undefined` for one outside the root. */
+function projectDirectory(layout: Layout, directory: string): string | undefined {
   if (directory.startsWith('..') || isAbsolute(directory)) return undefined;
-  return { scope, directory, name, path: directory === '.' ? name : `${directory}/${name}`, absolute: join(layout.root, directory, name) };
+  return layout.directories?.get(directory) ?? join(layout.root, directory);
+}
+
+function projectCandidate(scope: string, directory: string, name: string, absoluteDir: string): Candidate {
+  const absolute = absoluteDir.endsWith(sep) ? absoluteDir + name : absoluteDir + sep + name;
+  return { scope, directory, name, path: directory === '.' ? name : `${directory}/${name}`, absolute };
 }
 
 /** Every configured candidate of a display directory, in probe order (WC-11). */
 export function directoryCandidates(layout: Layout, directory: string): readonly Candidate[] {
   const known = layout.candidates?.get(directory);
   if (known !== undefined) return known;
-  const built = directory === USER_GLOBAL_DIRECTORY
-    ? [candidateFor(layout, scopeKey(directory, USER_GLOBAL_FILE))!]
-    : layout.config.candidateNames.flatMap((name) => candidateFor(layout, scopeKey(directory, name)) ?? []);
+  let built: Candidate[];
+  if (directory === USER_GLOBAL_DIRECTORY) built = [candidateFor(layout, scopeKey(directory, USER_GLOBAL_FILE))!];
+  else {
+    const dir = projectDirectory(layout, directory);
+    built = dir === undefined ? [] : layout.config.candidateNames.map((name) => projectCandidate(scopeKey(directory, name), directory, name, dir));
+  }
   layout.candidates?.set(directory, built);
   return built;
 }
 
-/** The directories from `top` down to `bottom`, inclusive and broadest first (`bottom` under `top`). */
-function chain(top: string, bottom: string): string[] {
+/**
+ * The directories from `top` down to `bottom`, inclusive and broadest first (`bottom` under `top`),
+ * as display directories under `layout`'s root, each remembered with its absolute path.
+ */
+function chain(layout: Layout, top: string, bottom: string): string[] {
+  const stop = resolve(top);
   const dirs: string[] = [];
-  for (let dir = resolve(bottom); ; dir = dirname(dir)) {
+  for (let dir = resolve(bottom); ; ) {
     dirs.push(dir);
-    if (dir === resolve(top) || dirname(dir) === dir) break;
+    const parent = dirname(dir);
+    if (dir === stop || parent === dir) break;
+    dir = parent;
   }
-  return dirs.reverse();
+  return dirs.reverse().map((dir) => {
+    const display = displayDirectory(layout.root, dir);
+    layout.directories?.set(display, dir);
+    return display;
+  });
 }
 
 /** WC-11: the user-global directory, then every directory from the root down to the cwd. */
 export function baselineDirectories(layout: Layout): string[] {
-  return [USER_GLOBAL_DIRECTORY, ...chain(layout.root, layout.cwd).map((dir) => displayDirectory(layout.root, dir))];
+  return [USER_GLOBAL_DIRECTORY, ...chain(layout, layout.root, layout.cwd)];
 }
 
 /**
@@ -98,7 +142,7 @@ export function touchedDirectories(layout: Layout, touchedPath: string): string[
   const file = isAbsolute(touchedPath) ? resolve(touchedPath) : resolve(layout.cwd, touchedPath);
   const rel = relative(layout.cwd, dirname(file));
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return [];
-  return chain(layout.cwd, dirname(file)).slice(1).map((dir) => displayDirectory(layout.root, dir));
+  return chain(layout, layout.cwd, dirname(file)).slice(1);
 }
 
 /** Orders display directories broad to specific: user-global, the root, then parents before children. */

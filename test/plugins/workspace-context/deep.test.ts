@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { built, runScript } from '../../support/processes.js';
+import { loggedInstructions, mount, texts } from '../../support/workspace-context.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -45,5 +46,23 @@ describe('item 10: probing is linear in depth', () => {
     expect({ timedOut: run.timedOut, status: run.status, stderr: run.stderr }).toEqual({ timedOut: false, status: 0, stderr: '' });
     // Display paths are root-relative: 'AGENTS.md', then 400 × 'd/' + 'AGENTS.md', then 400 more 'e/'.
     expect(JSON.parse(run.stdout)).toEqual([{ paths: [9, 809], bodies: ['root', 'deep'] }, { paths: [1609], bodies: ['deeper'] }]);
+  });
+});
+
+describe('item 9: a deep chain costs a bounded number of calls per directory', () => {
+  it('WC-11 WC-13 item 9: a session start 300 levels deep looks at each directory with lstat and resolves only the files that are there', async () => {
+    // 300 levels: the in-memory provider's own lookups grow with depth × path length (2,000 levels take minutes there).
+    const deep = `/repo/${Array(300).fill('d').join('/')}`;
+    const host = mount({ '/repo/AGENTS.md': 'root', [`${deep}/AGENTS.md`]: 'deep' }, undefined, { cwd: deep });
+    await host.run('hi', [{ text: 'ok' }]);
+    const count = (op: string) => host.fs.calls.filter((c) => c.op === op).length;
+    // The two files there, each resolved, stat'ed and read once (DSH's probe), and the home's AGENTS.md,
+    // whose directory is not there, probed the DSH way. DSH's probes would resolve and stat every name.
+    expect(host.fs.calls.filter((c) => c.op === 'resolve').map((c) => c.path)).toEqual(['/home/user/.dsh/AGENTS.md', '/repo/AGENTS.md', `${deep}/AGENTS.md`]);
+    expect({ stat: count('stat'), streamText: count('streamText') }).toEqual({ stat: 3, streamText: 2 });
+    // The root walk (301 directories up to /repo/.git), then each of the 301 chain directories and its
+    // 4 names once, and the home and its one name.
+    expect(count('lstat')).toBe(301 + 301 * 5 + 2);
+    expect(loggedInstructions(host).map((m) => texts(m)[0]!.includes('\n\ndeep\n'))).toEqual([true]);
   });
 });
