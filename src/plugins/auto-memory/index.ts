@@ -8,6 +8,7 @@ import { HostEvent, HostService } from '../../host/names.js';
 import { hostRuntime } from '../../host/runtime.js';
 import { Config, resolveConfig } from './config.js';
 import { nodeDisk } from './disk.js';
+import { claimingAccess } from './folder.js';
 import { Injector } from './inject.js';
 import { resolveProject } from './project.js';
 import { GUIDANCE } from './render.js';
@@ -41,7 +42,7 @@ export function apply(ctx: Context, config: Config): void {
   ctx.tools!.register(memoryTool({
     disk: nodeDisk,
     limits: resolved,
-    project: (exec) => resolveProject(exec.agent, runtime.processCwd, resolved.projectRootMarkers, ctx.get(HostService.fs) as FileSystem | undefined, resolved.root, exec.signal),
+    project: (exec) => resolveProject(exec.agent, runtime.processCwd, resolved.projectRootMarkers, ctx.get(HostService.fs) as FileSystem | undefined, resolved.root, exec.signal, claimingAccess(nodeDisk)),
   }));
   if (resolved.guidance) ctx.systemPrompt!.section({ name: GUIDANCE_SECTION, order: GUIDANCE_ORDER, text: GUIDANCE });
   if (!resolved.inject && !resolved.rules) return;

@@ -17,6 +17,7 @@ import { fileTouchPath, visibleUserMessages } from '../../host/visibility.js';
 import type { ResolvedConfig } from './config.js';
 import { completeUtf8Length, decodeText, isMemoryError, type MemoryError } from './content.js';
 import { checkPath, type MemoryDisk } from './disk.js';
+import { claimingAccess } from './folder.js';
 import { INDEX_FILE } from './paths.js';
 import { isSubagent, resolveProject, type Project } from './project.js';
 import { boundIndex, digestOf, renderIndexMessage, renderRulesMessage, ruleSection, type IndexBody } from './render.js';
@@ -93,7 +94,7 @@ export class Injector {
       }
     };
     const fs = ctx.get(HostService.fs) as FileSystem | undefined;
-    const project = await resolveProject(agent, this.host.runtime.processCwd, config.projectRootMarkers, fs, config.root, signal);
+    const project = await resolveProject(agent, this.host.runtime.processCwd, config.projectRootMarkers, fs, config.root, signal, claimingAccess(this.host.disk));
     const present = presentSources(agent, decision.messages);
     const added = [
       ...(config.inject ? await attempt('index', () => this.#indexMessage(project, present)) : []),

@@ -14,6 +14,7 @@ import { deriveEntry, legacyTitle, memoryIssues, newIssues, type Issue } from '.
 import { INDEX_FILE, isIndexPath, isPathProblem, mayBeIndexPath, MARKDOWN_SUFFIX, parseVirtualPath, requireMarkdown, type VirtualPath } from './paths.js';
 import { editLines, replaceOnce } from './edit.js';
 import { describeErrno, DiskError, errnoCode, Transaction } from './transaction.js';
+import { claimFolder, folderOwner } from './folder.js';
 import { join } from 'node:path';
 
 /** Store limits (AM-12). */
@@ -54,6 +55,8 @@ export class MemoryStore {
     readonly memdir: string,
     readonly limits: StoreLimits,
     readonly lockOptions: LockOptions = {},
+    /** The project root the folder belongs to: a write checks the folder's recorded owner and claims an unclaimed folder (folder.ts). */
+    readonly owner?: string,
   ) {}
 
   /** `view` (AM-08, AM-09): the root or a directory lists `.md` files recursively; a file returns its text. */
@@ -280,15 +283,24 @@ export class MemoryStore {
    */
   #write(rawPath: unknown, task: (tx: Transaction) => Promise<StoreResult>): Promise<StoreResult> {
     const run = async (held: Held): Promise<StoreResult> => {
+      const recorded = this.owner === undefined ? undefined : await folderOwner(this.disk, this.memdir);
+      if (recorded !== undefined && recorded !== this.owner) {
+        // Another project whose folder name is the same claimed this folder after this call resolved it.
+        return memoryError('IO_ERROR', `this project's memory folder was just claimed by another project with the same folder name; nothing was changed, try again (the next call uses a folder of this project's own)`);
+      }
       const tx = new Transaction(this.disk, this.memdir, held);
+      let result: StoreResult;
       try {
-        const result = await task(tx);
+        result = await task(tx);
         if (!result.ok) await tx.abandon();
-        return result;
       } catch (error) {
         await tx.abandon();
         throw error;
       }
+      if (result.ok && this.owner !== undefined && recorded === undefined && (await this.disk.lstat(this.memdir)) !== undefined) {
+        await claimFolder(this.disk, held, this.memdir, this.owner).catch(() => undefined); // a claim not written now is written by the next command
+      }
+      return result;
     };
     return withLock(this.disk, lockPathFor(this.memdir), run, this.lockOptions).catch((error: unknown) => failure(error, shownPath(rawPath), 'changed'));
   }

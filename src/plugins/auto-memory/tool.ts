@@ -88,7 +88,7 @@ export function memoryTool(host: MemoryToolHost): ToolDefinition {
     async execute(args, exec) {
       const input = checkArguments(args);
       const project = await host.project(exec);
-      const store = new MemoryStore(host.disk, project.memdir, host.limits);
+      const store = new MemoryStore(host.disk, project.memdir, host.limits, {}, project.root);
       return toJson(await run(store, input));
     },
   };
