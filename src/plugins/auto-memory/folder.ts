@@ -91,7 +91,8 @@ export function claimingAccess(disk: MemoryDisk): FolderAccess {
 
 /**
  * The memory folder of the project at `root`: the folder named `key` unless another root is recorded
- * there, then the one named `fallbackKey(key, root)`. An existing folder nobody has claimed is
+ * there, then the one named `fallbackKey(key, root)`. A folder named `key` that is a symbolic link
+ * is used whatever it records (a user links two checkouts' folders to share their memory). An existing folder nobody has claimed is
  * claimed for `root` when `access.claim` (a claim that cannot be written is left for the next use).
  * Throws when both folders belong to other roots (a SHA-256 prefix collision as well as a key one).
  * @param memoryRoot the resolved auto-memory root
@@ -102,6 +103,8 @@ export function claimingAccess(disk: MemoryDisk): FolderAccess {
  */
 export async function memoryFolder(memoryRoot: string, key: string, root: string, access: FolderAccess): Promise<string> {
   const primary = join(memoryRoot, key);
+  // A folder that is a link is a user's choice (two checkouts sharing one memory): it is used as it is.
+  if ((await access.disk.lstat(primary))?.type === 'symlink') return primary;
   const owner = await claimed(primary, root, access);
   if (owner === undefined || owner === root) return primary;
   const fallback = join(memoryRoot, fallbackKey(key, root));

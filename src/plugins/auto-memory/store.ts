@@ -283,7 +283,9 @@ export class MemoryStore {
    */
   #write(rawPath: unknown, task: (tx: Transaction) => Promise<StoreResult>): Promise<StoreResult> {
     const run = async (held: Held): Promise<StoreResult> => {
-      const recorded = this.owner === undefined ? undefined : await folderOwner(this.disk, this.memdir);
+      // A folder that is a link is shared on purpose (folder.ts): no owner is checked or recorded through it.
+      const shared = this.owner === undefined || (await this.disk.lstat(this.memdir))?.type === 'symlink';
+      const recorded = shared ? undefined : await folderOwner(this.disk, this.memdir);
       if (recorded !== undefined && recorded !== this.owner) {
         // Another project whose folder name is the same claimed this folder after this call resolved it.
         return memoryError('IO_ERROR', `this project's memory folder was just claimed by another project with the same folder name; nothing was changed, try again (the next call uses a folder of this project's own)`);
@@ -297,8 +299,8 @@ export class MemoryStore {
         await tx.abandon();
         throw error;
       }
-      if (result.ok && this.owner !== undefined && recorded === undefined && (await this.disk.lstat(this.memdir)) !== undefined) {
-        await claimFolder(this.disk, held, this.memdir, this.owner).catch(() => undefined); // a claim not written now is written by the next command
+      if (result.ok && !shared && recorded === undefined && (await this.disk.lstat(this.memdir))?.type === 'directory') {
+        await claimFolder(this.disk, held, this.memdir, this.owner!).catch(() => undefined); // a claim not written now is written by the next command
       }
       return result;
     };

@@ -4,7 +4,7 @@
 // records its root in a hidden owner file, the first project to use a folder claims it, and a project
 // that finds another root recorded there uses its own fallback folder.
 
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -109,5 +109,19 @@ describe('item 8: projects whose folder names collide keep their memories apart'
       ok: false, code: 'IO_ERROR', message: "this project's memory folder was just claimed by another project with the same folder name; nothing was changed, try again (the next call uses a folder of this project's own)",
     });
     expect(readdirSync(memdir)).toEqual([OWNER_FILE]);
+  });
+
+  it('AM-07 item 8: a folder that is a link (two checkouts sharing one memory) is used as it is, and nothing is recorded through it', async () => {
+    const home = tempDir();
+    const memoryRoot = join(home, 'auto-memory');
+    const a = session(home, '/work/checkout-a');
+    expect(await memoryCall(a, note('shared', 'both checkouts'))).toMatch(/^Created /);
+    symlinkSync(join(memoryRoot, '--work-checkout-a--'), join(memoryRoot, '--work-checkout-b--'));
+    const b = session(home, '/work/checkout-b');
+    await b.run('hello', [{ text: 'hi' }]);
+    expect(injectedIndex(b)[0]).toContain('shared.md');
+    expect(await memoryCall(b, note('more', 'from b'))).toMatch(/^Created /);
+    expect(await folderOwner(nodeDisk, join(memoryRoot, '--work-checkout-a--'))).toBe('/work/checkout-a');
+    expect(readdirSync(memoryRoot).filter((n) => !n.startsWith('.')).sort()).toEqual(['--work-checkout-a--', '--work-checkout-b--']);
   });
 });
