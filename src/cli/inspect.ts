@@ -4,7 +4,7 @@
 // against the model's context window (tokens.ts). Every decision shown is the plugins' own (their
 // discovery, reads, budget, rule decisions and index read), never computed a second time.
 
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { countTokens, truncateUtf8, utf8Length } from '../engine/index.js';
 import { createNodeFileSystem } from '../fs/index.js';
@@ -40,7 +40,7 @@ export interface InspectOptions {
 /** One instruction candidate that exists (absent ones are not listed). */
 export interface InstructionFileReport {
   readonly path: string;
-  readonly status: 'injected' | 'truncated' | 'omitted' | 'duplicate' | 'oversize' | 'unreadable';
+  readonly status: 'injected' | 'truncated' | 'omitted' | 'duplicate' | 'oversize' | 'unreadable' | 'not-a-file' | 'refused';
   readonly bytes?: number;
   /** DeepSeek V3 tokens of the file's text as the message holds it (injected and truncated files). */
   readonly tokens?: number;
@@ -146,7 +146,7 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
   const texts = new Map(files.map((f) => [f.candidate.path, f.text]));
   const instructionFiles = outcomes.flatMap(({ candidate, outcome }): InstructionFileReport[] => {
     const path = candidate.path;
-    const described = describeOutcome(path, outcome, baseline, included, config.maxSourceBytes);
+    const described = describeOutcome(candidate, outcome, baseline, included, config.maxSourceBytes);
     if (described === undefined) return [];
     const report = { ...described, ...sentTokens(described, texts.get(path), baseline.truncated) };
     const target = linkTarget(candidate.absolute, options.dir, environment.homedir);
@@ -213,11 +213,16 @@ function sentTokens(report: Omit<InstructionFileReport, 'target' | 'imports'>, t
 }
 
 function describeOutcome(
-  path: string, outcome: CandidateOutcome, baseline: ReturnType<typeof renderBaseline>, included: ReadonlySet<string>, maxSourceBytes: number,
+  candidate: Candidate, outcome: CandidateOutcome, baseline: ReturnType<typeof renderBaseline>, included: ReadonlySet<string>, maxSourceBytes: number,
 ): Omit<InstructionFileReport, 'target' | 'imports'> | undefined {
+  const path = candidate.path;
   switch (outcome.kind) {
-    case 'absent':
-      return undefined;
+    case 'absent': {
+      const what = notAFile(candidate.absolute);
+      return what === undefined ? undefined : { path, status: 'not-a-file', note: `${what}, not a regular file: skipped without reading it, as DSH's loader skips it${what === 'a named pipe (FIFO)' ? ' (reading one would wait for a writer)' : ''}` };
+    }
+    case 'refused':
+      return { path, status: 'refused', note: 'leads outside the project root and the DSH home: not sent to the model (DSH\'s own loader would send it); allow its target with the workspace-context config key allowedLinkTargets' };
     case 'oversize':
       return { path, status: 'oversize', note: `larger than maxSourceBytes (${maxSourceBytes.toLocaleString('en-US')} bytes): ignored` };
     case 'unavailable':
@@ -231,6 +236,28 @@ function describeOutcome(
       return { path, status: 'injected', bytes: outcome.bytes, sha1: outcome.digest };
     }
   }
+}
+
+/**
+ * What is at `absolute` when a candidate there counts as absent although something is there: the
+ * plugins skip anything that is not a regular file (WC-13), and a FIFO, a socket or a device named
+ * `AGENTS.md` deserves saying so rather than "no AGENTS.md".
+ * @param absolute the candidate's path
+ * @returns `a named pipe (FIFO)`, `a socket`, `a character device`, `a block device`, `a directory`, or `undefined` when nothing is there
+ */
+export function notAFile(absolute: string): string | undefined {
+  let info;
+  try {
+    info = statSync(absolute, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // a looping link or no permission: nothing this can name
+  }
+  if (info === undefined || info.isFile()) return undefined;
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return info.isDirectory() ? 'a directory' : 'not a file';
 }
 
 /**

@@ -53,6 +53,19 @@ export interface FirstRequest {
   readonly logs: string[];
 }
 
+/**
+ * A plugin's log line as the report's warnings show it (after `warning: `): most messages name their
+ * plugin already (`auto-memory: …`, `slice tape: …`), so the logger's name is added only to those that
+ * do not, and the level only when it is not a warning (issue 32 item 15: no more
+ * `warning: warn auto-memory: auto-memory: …`).
+ * @param entry the recorded line
+ * @returns the line
+ */
+export function logLine(entry: { readonly level: string; readonly name: string; readonly message: string }): string {
+  const named = [entry.name, entry.name.replaceAll('-', ' ')].some((name) => entry.message.startsWith(`${name}:`));
+  return `${entry.level === 'warn' ? '' : `${entry.level}: `}${named ? '' : `${entry.name}: `}${entry.message}`;
+}
+
 /** Runs one turn and returns request 1: its sections, tools and messages, and anything the plugins logged. */
 export async function firstRequest(options: SessionOptions): Promise<FirstRequest> {
   const { environment } = options;
@@ -82,7 +95,7 @@ export async function firstRequest(options: SessionOptions): Promise<FirstReques
         source: m.source,
       };
     });
-    return { sections: request.sections, tools: request.tools, messages, logs: host.logs.map((l) => `${l.level} ${l.name}: ${l.message}`) };
+    return { sections: request.sections, tools: request.tools, messages, logs: host.logs.map(logLine) };
   } finally {
     rmSync(profileHome, { recursive: true, force: true });
   }

@@ -3,6 +3,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, symlinkSync, writeFileSync, ftruncateSync, writeSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSystem } from '../../src/fs/index.js';
@@ -182,5 +183,41 @@ describe('issue 31: inspect writes nothing to the repository', () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('- git branch: ');
     expect(entries()).toEqual(before);
+  });
+});
+
+describe('issue 32: inspect on links out, pipes and sockets, and plugin warnings', () => {
+  it('item 6: a CLAUDE.md that links outside the project is listed as refused with where it leads, and its text is in no message', () => {
+    const { repo, home, base } = fixture({ 'repo/AGENTS.md': 'rules\n', 'outside/.git-credentials': 'https://me:ghp_CLITOKEN@github.com\n' });
+    symlinkSync('../outside/.git-credentials', join(repo, 'CLAUDE.md'));
+    const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
+    expect(report.workspace.files.map((f: { path: string; status: string; target?: string }) => [f.path, f.status, f.target])).toEqual([['AGENTS.md', 'injected', undefined], ['CLAUDE.md', 'refused', join(base, 'outside/.git-credentials')]]);
+    expect(report.workspace.files[1].note).toBe('leads outside the project root and the DSH home: not sent to the model (DSH\'s own loader would send it); allow its target with the workspace-context config key allowedLinkTargets');
+    expect(JSON.stringify(report.messages)).not.toContain('ghp_CLITOKEN');
+    expect(report.warnings).toEqual([`workspace-context: not loading CLAUDE.md: it leads to ${join(base, 'outside/.git-credentials')}, outside the project root and the DSH home, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`]);
+  });
+
+  it('item 15: an AGENTS.md that is a named pipe or a socket is listed as what it is, and why it is skipped', async () => {
+    const { repo, home } = fixture({ 'repo/pkg/x.ts': 'x\n' });
+    const mkfifo = spawnSync('mkfifo', [join(repo, 'AGENTS.md')]);
+    expect(mkfifo.status).toBe(0);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(repo, 'pkg', 'AGENTS.md'), resolve));
+    try {
+      const report = JSON.parse(cli(['inspect', repo, '--cwd', 'pkg', '--dsh-home', home, '--json']).stdout);
+      expect(report.workspace.files).toEqual([
+        { path: 'AGENTS.md', status: 'not-a-file', note: 'a named pipe (FIFO), not a regular file: skipped without reading it, as DSH\'s loader skips it (reading one would wait for a writer)' },
+        { path: 'pkg/AGENTS.md', status: 'not-a-file', note: 'a socket, not a regular file: skipped without reading it, as DSH\'s loader skips it' },
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('item 15: a plugin warning is printed once with its plugin\'s name, not "warning: warn auto-memory: auto-memory: …"', () => {
+    const { repo, home } = fixture({ 'repo/.claude/rules/bad.md': '---\npaths: "+(a|b).ts"\n---\nbody\n' });
+    const warning = 'auto-memory: rule .claude/rules/bad.md: ignoring glob "+(a|b).ts": compileGlobs: glob pattern "+(a|b).ts" has "+" at index 0: extglobs are not supported';
+    const text = cli(['inspect', repo, '--dsh-home', home, '--summary']).stdout;
+    expect(text.split('\n').filter((line) => line.startsWith('warning: '))).toEqual([`warning: ${warning}`]);
   });
 });

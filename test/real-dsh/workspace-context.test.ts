@@ -4,7 +4,7 @@
 // (temporary paths normalized). Exact texts are asserted too, against the spec's templates.
 
 import { describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { RACY_WINDOW_MS, type SessionEvent } from '../../src/host/index.js';
 import type { ChatScript, DshHost } from '../../src/testing/index.js';
@@ -153,6 +153,17 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
     expect(last.startsWith(`<system-reminder>\n${REPLACING}`)).toBe(true);
     const { events } = await ours.session();
     expect((instructionEvents(events).at(-1)!.data as { source: { baselineIdentity: string } }).source.baselineIdentity).toBe(identity('', 32768));
+    expect(stderrOf(ours)).toBe('');
+  });
+
+  it('WC-13 WC-43 item 6: a CLAUDE.md linking to ../home/.git-credentials is refused with a warning (stock DSH sends the token)', async () => {
+    const ours = dshHost({ files: { 'AGENTS.md': files['AGENTS.md'] }, homeFiles: { '.git-credentials': 'https://me:ghp_REALDSHTOKEN@github.com\n' } }).use('workspace-context');
+    symlinkSync('../home/.git-credentials', join(ours.workspace, 'CLAUDE.md'));
+    await ours.run('hello', [{ text: 'hi' }]);
+    expect(JSON.stringify(ours.requests)).not.toContain('ghp_REALDSHTOKEN');
+    expect(instructionTexts(ours)).toEqual([baselineText(section('AGENTS.md', '# Root\nUse pnpm.\n'))]);
+    const warned = (await ours.logs()).filter((l) => l.name === 'workspace-context').map((l) => `${l.level} ${l.text}`);
+    expect(warned).toEqual([`warn workspace-context: not loading CLAUDE.md: it leads to ${join(ours.home, '.git-credentials')}, outside the project root and the DSH home, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`]);
     expect(stderrOf(ours)).toBe('');
   });
 });

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { utf8Length } from '../../engine/index.js';
 import type { FileSystem } from '../../host/index.js';
 import { baselineDirectories, directoryCandidates, readCandidate, type Candidate, type Layout } from './files.js';
+import { LinkFence } from './fence.js';
 import { CandidateProbes } from './probes.js';
 import { baselineIntro, renderBlock, renderEmptyReplacement } from './render.js';
 import { isActive, type Change, type VersionState, type VisibleBaseline } from './state.js';
@@ -22,6 +23,8 @@ export type CandidateOutcome =
   | { readonly kind: 'loaded'; readonly bytes: number; readonly digest: string }
   | { readonly kind: 'duplicate'; readonly bytes: number; readonly of: string }
   | { readonly kind: 'absent' | 'oversize' }
+  /** A link out of the project (fence.ts); `target` is the real path it leads to. */
+  | { readonly kind: 'refused'; readonly target: string }
   | { readonly kind: 'unavailable'; readonly error: unknown };
 
 /** Optional observation of `loadBaseline`: each candidate's outcome and the time spent per phase. */
@@ -40,9 +43,11 @@ export interface BaselineTrace {
  * Each directory's candidates are probed at once through `probes` (a session's probe memory, or a
  * new one), which gives `probeCandidate`'s outcomes with an `lstat` for each name that is not there
  * instead of a `resolve` and a `stat`: a chain 2,000 levels deep is 2,000 directories (issue 32 item 9).
+ * `fence` (the session's, or a new one that warns nobody) refuses links out of the project.
  */
 export async function loadBaseline(
   fs: FileSystem, layout: Layout, signal: AbortSignal | undefined, trace?: BaselineTrace, probes = new CandidateProbes(fs, () => performance.now()),
+  fence = new LinkFence(fs, layout),
 ): Promise<BaselineFile[]> {
   const files: BaselineFile[] = [];
   const seen = new Set<string>();
@@ -60,11 +65,11 @@ export async function loadBaseline(
     const candidates = directoryCandidates(layout, directory).filter((c) => !seen.has(c.absolute));
     for (const c of candidates) seen.add(c.absolute);
     if (candidates.length === 0) continue;
-    const found = await timed('probeMs', () => probes.probe(dirname(candidates[0]!.absolute), candidates, signal));
+    const found = await timed('probeMs', async () => fence.apply(candidates, await probes.probe(dirname(candidates[0]!.absolute), candidates, signal), signal));
     for (const [i, candidate] of candidates.entries()) {
       const probe = found[i]!;
       if (probe.kind !== 'present') {
-        trace?.onCandidate?.(candidate, probe);
+        trace?.onCandidate?.(candidate, probe.kind === 'refused' ? { kind: 'refused', target: fs.processPath(probe.target) } : probe);
         continue;
       }
       const read = await timed('readMs', () => readCandidate(fs, probe, layout.config.maxSourceBytes, signal));

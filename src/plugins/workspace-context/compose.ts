@@ -8,6 +8,7 @@ import {
 import { loadBaseline, renderBaseline, supersededRemovals } from './baseline.js';
 import { baselineIdentity, type ResolvedConfig } from './config.js';
 import { baselineDirectories, directoryCandidates, parseScope, touchedDirectories, type Candidate, type Layout } from './files.js';
+import { LinkFence, warnOnce, type RefusalWarning } from './fence.js';
 import { CandidateProbes } from './probes.js';
 import { reconcile } from './reconcile.js';
 import { renderBlock } from './render.js';
@@ -37,6 +38,8 @@ interface SessionMemory {
   readonly directories: Map<string, string>;
   /** The baseline's scopes for this cwd and root, once found: every step needs them. */
   baselineScopes?: ReadonlySet<string>;
+  /** Refuses links out of this root (fence.ts). */
+  readonly fence: LinkFence;
 }
 
 /** What `compose` is asked to do. */
@@ -57,11 +60,15 @@ export class Composer {
   readonly #prepared = new WeakMap<Session, Preparation>();
   /** Per session: what its probes remember (for one provider) and its candidates (for one root). */
   readonly #memory = new WeakMap<Session, SessionMemory>();
+  /** Says each refused link once per plugin instance. */
+  readonly #refused: RefusalWarning;
 
   constructor(
     private readonly ctx: Context,
     private readonly config: ResolvedConfig,
-  ) {}
+  ) {
+    this.#refused = warnOnce((format, ...args) => ctx.logger.warn(format, ...args));
+  }
 
   /** The message the agent should receive next, or `undefined` when nothing is due. */
   async compose(request: ComposeRequest): Promise<UserMessage | undefined> {
@@ -89,7 +96,7 @@ export class Composer {
     let emittedBaseline = false;
     let preparation: Preparation | undefined;
     if (!keep || excluded === undefined) {
-      const files = await loadBaseline(fs, layout, signal, undefined, memory.probes);
+      const files = await loadBaseline(fs, layout, signal, undefined, memory.probes, memory.fence);
       const replacing = visible !== undefined && !keep;
       const baseline = renderBaseline(files, this.config.maxBytes, replacing);
       // WC-47: a legacy baseline without an identity is current when the model has exactly this.
@@ -107,7 +114,7 @@ export class Composer {
     }
     const effective = effectiveChanges(session, claimed, changes);
     const scopes = this.#scopesToProbe(layout, baselineScopes, keep, effective, pending, touched);
-    const transitions = await reconcile({ fs, probes: memory.probes, layout, signal, effective, scopes, excluded, versions });
+    const transitions = await reconcile({ fs, probes: memory.probes, fence: memory.fence, layout, signal, effective, scopes, excluded, versions });
     if (transitions.length > 0) {
       const block = renderBlock(transitions.map((t) => t.item), '', this.config.maxBytes);
       // WC-27: only what the budget let through is committed; the rest stays eligible.
@@ -158,13 +165,17 @@ export class Composer {
     let memory = this.#memory.get(session);
     if (memory === undefined || memory.provider !== provider) {
       const runtime = hostRuntime(this.ctx);
-      memory = { provider, probes: new CandidateProbes(fs, () => runtime.now()), cwd, root, candidates: new Map(), directories: new Map() };
+      memory = { provider, probes: new CandidateProbes(fs, () => runtime.now()), cwd, root, candidates: new Map(), directories: new Map(), fence: this.#fence(fs, root) };
       this.#memory.set(session, memory);
     } else if (memory.cwd !== cwd || memory.root !== root) {
-      memory = { provider: memory.provider, probes: memory.probes, cwd, root, candidates: new Map(), directories: new Map() };
+      memory = { provider: memory.provider, probes: memory.probes, cwd, root, candidates: new Map(), directories: new Map(), fence: this.#fence(fs, root) };
       this.#memory.set(session, memory);
     }
     return memory;
+  }
+
+  #fence(fs: FileSystem, root: string): LinkFence {
+    return new LinkFence(fs, { root, config: this.config }, this.#refused);
   }
 
   #cache(session: Session): Map<string, VersionState> {

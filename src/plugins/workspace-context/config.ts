@@ -4,7 +4,7 @@
 
 import Schema from 'schemastery';
 import { relative } from 'node:path';
-import { DEFAULT_PROJECT_ROOT_MARKERS, resolveDshHome, type DshHome, type HomeEnvironment } from '../../host/index.js';
+import { DEFAULT_PROJECT_ROOT_MARKERS, expandHome, resolveDshHome, type DshHome, type HomeEnvironment } from '../../host/index.js';
 
 /** The config a DSH plugin row carries (WC-04, exact shape). */
 export interface Config {
@@ -14,6 +14,7 @@ export interface Config {
   maxSourceBytes?: number;
   instructionFileCandidates?: string[];
   localInstructionFileCandidates?: string[];
+  allowedLinkTargets?: string[];
 }
 
 /** WC-06: the per-file read cap when none is configured (1 MiB). */
@@ -37,6 +38,8 @@ export const Config: Schema<Config> = Schema.object({
     .description('Same-directory file names loaded in every directory from the project root to the cwd, in this order.'),
   localInstructionFileCandidates: Schema.array(Schema.string()).default([...DEFAULT_LOCAL_INSTRUCTION_FILE_CANDIDATES])
     .description('Local overlays loaded after the base names of the same directory; [] disables them.'),
+  allowedLinkTargets: Schema.array(Schema.string()).default([])
+    .description('Files or directories outside the project root that an instruction file may be a link to; `~` expands to the OS home. Other links out of the project are not loaded.'),
 }) as unknown as Schema<Config>;
 
 /** The config after normalization, with the home resolved. */
@@ -52,6 +55,8 @@ export interface ResolvedConfig {
   readonly localInstructionFileCandidates: readonly string[];
   /** The names probed in each directory: base then local, each name once (its first occurrence). */
   readonly candidateNames: readonly string[];
+  /** `allowedLinkTargets` as absolute paths (fence.ts). */
+  readonly allowedLinkTargets: readonly string[];
 }
 
 /** WC-08: a candidate must be a plain same-directory file name. */
@@ -77,6 +82,7 @@ export function resolveConfig(config: Config, environment: HomeEnvironment): Res
     instructionFileCandidates: base,
     localInstructionFileCandidates: local,
     candidateNames: [...new Set([...base, ...local])],
+    allowedLinkTargets: (config.allowedLinkTargets ?? []).map((path) => expandHome(path, environment.homedir, environment.processCwd)),
   };
 }
 

@@ -154,10 +154,14 @@ export function compareDirectories(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/** A probe outcome (WC-13): the world is uncertain, so absence and failure stay apart. */
+/**
+ * A probe outcome (WC-13): the world is uncertain, so absence and failure stay apart. `refused` is a
+ * project candidate that leads outside the project (fence.ts): it counts as absent.
+ */
 export type Probe =
   | { readonly kind: 'present'; readonly target: FsTarget; readonly version: FsVersion; readonly size?: number }
   | { readonly kind: 'absent' }
+  | { readonly kind: 'refused'; readonly target: FsTarget }
   | { readonly kind: 'unavailable'; readonly error: unknown };
 
 /**

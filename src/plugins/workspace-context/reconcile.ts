@@ -6,6 +6,7 @@
 import { dirname } from 'node:path';
 import type { FileSystem } from '../../host/index.js';
 import { directoryCandidates, parseScope, readCandidate, type Candidate, type Layout, type Probe } from './files.js';
+import type { LinkFence } from './fence.js';
 import type { CandidateProbes } from './probes.js';
 import type { RenderItem } from './render.js';
 import { isActive, type Change, type VersionState } from './state.js';
@@ -22,6 +23,8 @@ export interface ReconcileInput {
   readonly fs: FileSystem;
   /** The session's probe memory for `fs`. */
   readonly probes: CandidateProbes;
+  /** Refuses links out of the project (fence.ts). */
+  readonly fence: LinkFence;
   readonly layout: Layout;
   readonly signal: AbortSignal | undefined;
   /** The latest change per scope the model has (or is about to have) seen. */
@@ -68,7 +71,7 @@ export async function reconcile(input: ReconcileInput): Promise<Transition[]> {
   await eachConcurrently(order, PROBE_CONCURRENCY, async (directory) => {
     const probed = groups.get(directory)!.filter((c) => !excluded.has(c.scope));
     if (probed.length === 0) return;
-    const probes = await input.probes.probe(dirname(probed[0]!.absolute), probed, signal);
+    const probes = await input.fence.apply(probed, await input.probes.probe(dirname(probed[0]!.absolute), probed, signal), signal);
     probes.forEach((p, i) => found.set(probed[i]!, p));
   });
   const transitions: Transition[] = [];
@@ -118,7 +121,7 @@ async function reconcileDirectory(group: readonly Candidate[], found: ReadonlyMa
       for (const path of claimed) seen.delete(path);
       return [];
     }
-    if (probe.kind === 'absent') {
+    if (probe.kind === 'absent' || probe.kind === 'refused') {
       if (isActive(previous)) out.push(removal(scope, previous.path));
       else forget(scope);
       continue;

@@ -162,12 +162,17 @@ describe('per-directory duplicates (WC-12)', () => {
 });
 
 describe('probes and reads (WC-13, WC-14, WC-16, WC-43)', () => {
-  it('WC-13 WC-43 a symlinked candidate loads its target, even outside the project; a link to a directory is absent', async () => {
-    const host = mount({ '/elsewhere/shared.md': 'shared from outside', '/repo/pkg/dir/x': '' }, undefined, { cwd: '/repo/pkg' });
+  it('WC-13 WC-43 item 6: a symlinked candidate loads its target inside the project or under an allowed path; a link to a directory is absent', async () => {
+    const host = mount(
+      { '/elsewhere/shared.md': 'shared from outside', '/repo/docs/rules.md': 'inside', '/repo/pkg/dir/x': '' },
+      { maxBytes: 65536, allowedLinkTargets: ['/elsewhere'] }, { cwd: '/repo/pkg' },
+    );
     host.fs.symlink('/repo/AGENTS.md', '/elsewhere/shared.md');
+    host.fs.symlink('/repo/CLAUDE.md', 'docs/rules.md');
     host.fs.symlink('/repo/pkg/AGENTS.md', 'dir');
     await host.run('hi', reply);
-    expect(instructionMessages(host).map(texts)).toEqual([[baselineText(section('AGENTS.md', 'shared from outside'))]]);
+    expect(instructionMessages(host).map(texts)).toEqual([[baselineText(section('AGENTS.md', 'shared from outside'), section('CLAUDE.md', 'inside'))]]);
+    expect(host.logs).toEqual([]);
   });
 
   it('WC-13 WC-16 a probe that throws skips only that candidate; siblings still load', async () => {

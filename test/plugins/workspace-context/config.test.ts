@@ -17,6 +17,7 @@ describe('Config (WC-04..WC-07, X-16)', () => {
       maxSourceBytes: 1048576,
       instructionFileCandidates: ['AGENTS.md', 'CLAUDE.md'],
       localInstructionFileCandidates: ['AGENTS.local.md', 'CLAUDE.local.md'],
+      allowedLinkTargets: [],
     });
   });
 

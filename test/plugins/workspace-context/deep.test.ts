@@ -57,8 +57,9 @@ describe('item 9: a deep chain costs a bounded number of calls per directory', (
     await host.run('hi', [{ text: 'ok' }]);
     const count = (op: string) => host.fs.calls.filter((c) => c.op === op).length;
     // The two files there, each resolved, stat'ed and read once (DSH's probe), and the home's AGENTS.md,
-    // whose directory is not there, probed the DSH way. DSH's probes would resolve and stat every name.
-    expect(host.fs.calls.filter((c) => c.op === 'resolve').map((c) => c.path)).toEqual(['/home/user/.dsh/AGENTS.md', '/repo/AGENTS.md', `${deep}/AGENTS.md`]);
+    // whose directory is not there, probed the DSH way; the root and the home's AGENTS.md resolved once
+    // more for the link fence (item 6). DSH's probes would resolve and stat every name.
+    expect(host.fs.calls.filter((c) => c.op === 'resolve').map((c) => c.path).sort()).toEqual(['/home/user/.dsh/AGENTS.md', '/home/user/.dsh/AGENTS.md', '/repo', '/repo/AGENTS.md', `${deep}/AGENTS.md`]);
     expect({ stat: count('stat'), streamText: count('streamText') }).toEqual({ stat: 3, streamText: 2 });
     // The root walk (301 directories up to /repo/.git), then each of the 301 chain directories and its
     // 4 names once, and the home and its one name.

@@ -87,14 +87,14 @@ describe('probe memory (WC-46, racy directories)', () => {
   });
 
   it('WC-13 a symlinked candidate is resolved and stat-ed at every step: its target changing, or appearing, is seen', async () => {
-    const { host, clock } = clocked({ '/shared/rules.md': 'shared v1' });
-    host.fs.symlink('/repo/pkg/CLAUDE.md', '/shared/rules.md');
-    host.fs.symlink('/repo/pkg/AGENTS.local.md', '/shared/later.md'); // dangling: absent
+    const { host, clock } = clocked({ '/repo/shared/rules.md': 'shared v1' });
+    host.fs.symlink('/repo/pkg/CLAUDE.md', '/repo/shared/rules.md');
+    host.fs.symlink('/repo/pkg/AGENTS.local.md', '/repo/shared/later.md'); // dangling: absent
     await host.run('hi', calling('read', { file_path: 'pkg/src/main.ts' }));
     clock.now += RACY_WINDOW_MS;
     await host.run('settle', reply);
-    host.fs.write('/shared/rules.md', 'shared v2');
-    host.fs.write('/shared/later.md', 'now here');
+    host.fs.write('/repo/shared/rules.md', 'shared v2');
+    host.fs.write('/repo/shared/later.md', 'now here');
     host.fs.calls.length = 0;
     await host.run('next', reply);
     expect(last(host).changes).toEqual([replace('pkg', 'CLAUDE.md', 'pkg/CLAUDE.md', 'shared v2'), set('pkg', 'AGENTS.local.md', 'pkg/AGENTS.local.md', 'now here')]);
