@@ -6,19 +6,24 @@ import { MAX_IMPORTS } from './imports.js';
 import type { InspectReport } from './inspect.js';
 import type { TokenReport } from './tokens.js';
 
-// C0 and C1 controls and DEL. A block keeps tabs, newlines and the \r of a \r\n pair (harmless and
-// common in CRLF files); a line escapes those too, so a name cannot start a forged table row.
+// C0 and C1 controls and DEL, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+// U+2066–U+2069), which make a terminal show text in another order than it is (issue 32 item 15: a
+// memory or file name with U+202E). A block keeps tabs, newlines and the \r of a \r\n pair (harmless
+// and common in CRLF files); a line escapes those too, so a name cannot start a forged table row.
 // Both are single character classes (and one fixed lookahead): linear in the text.
-const BLOCK_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
-const LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const BLOCK_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+const LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const escapeControl = (c: string): string => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+const escapeControl = (c: string): string => {
+  const code = c.charCodeAt(0);
+  return NAMED[c] ?? (code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`);
+};
 
 /**
  * `text` with every control character but tab and newline written visibly (`\x1b`, `\r`), for
  * multi-line terminal output such as a message shown verbatim.
  * @param text untrusted text
- * @returns text that cannot move the cursor, clear the screen, set a title or write the clipboard
+ * @returns text that cannot move the cursor, clear the screen, set a title, write the clipboard or reorder what it shows
  */
 export function visible(text: string): string {
   return text.replace(BLOCK_CONTROLS, escapeControl);

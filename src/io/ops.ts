@@ -35,8 +35,11 @@ export interface FileOps {
   lstat(path: string): Awaitable<EntryInfo | undefined>;
   /** Entries of a directory (types from lstat, so a symlink is `symlink`), in any order. */
   readdir(path: string): Awaitable<{ readonly name: string; readonly type: EntryType }[]>;
-  /** Up to `maxBytes` bytes from the start of a regular file (refusing a final symlink) and its size. */
-  readPrefix(path: string, maxBytes: number): Awaitable<{ readonly bytes: Uint8Array; readonly size: number }>;
+  /**
+   * Up to `maxBytes` bytes from the start of a regular file (refusing a final symlink), its size, and
+   * how many names it has (`links`: more than 1 is a hard link; the memory store refuses those).
+   */
+  readPrefix(path: string, maxBytes: number): Awaitable<{ readonly bytes: Uint8Array; readonly size: number; readonly links: number }>;
   /** Creates one directory with `mode`; an existing directory is fine. */
   mkdir(path: string, mode: number): Awaitable<void>;
   /**
@@ -113,7 +116,7 @@ export const nodeFileOps: AsyncFileOps = {
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
-      return { bytes: buffer.subarray(0, filled), size: Math.max(stats.size, filled) };
+      return { bytes: buffer.subarray(0, filled), size: Math.max(stats.size, filled), links: stats.nlink };
     } finally {
       await handle.close();
     }
@@ -194,7 +197,7 @@ export const nodeFileOpsSync: SyncFileOps = {
         if (read === 0) break;
         filled += read;
       }
-      return { bytes: buffer.subarray(0, filled), size: Math.max(stats.size, filled) };
+      return { bytes: buffer.subarray(0, filled), size: Math.max(stats.size, filled), links: stats.nlink };
     } finally {
       closeSync(fd);
     }

@@ -52,14 +52,32 @@ export async function decodeText(bytes: Uint8Array, shown: string): Promise<Text
 
 /**
  * Reads a whole memory file: `FILE_TOO_LARGE` when it is bigger than `maxFileBytes` (never read past
- * that plus one byte), `BINARY_CONTENT` when it is not text.
+ * that plus one byte), `BINARY_CONTENT` when it is not text, `FORBIDDEN` when it has more than one
+ * name (a hard link: see `hardLinkProblem`).
  */
 export async function readTextFile(disk: MemoryDisk, path: string, shown: string, maxFileBytes: number): Promise<TextFile | MemoryError> {
-  const { bytes, size } = await disk.readPrefix(path, maxFileBytes + 1);
+  const { bytes, size, links } = await disk.readPrefix(path, maxFileBytes + 1);
+  const linked = hardLinkProblem(shown, links);
+  if (linked !== undefined) return memoryError('FORBIDDEN', linked);
   if (size > maxFileBytes || bytes.length > maxFileBytes) {
     return memoryError('FILE_TOO_LARGE', `${shown} is ${Math.max(size, bytes.length)} bytes; the limit is maxFileBytes = ${maxFileBytes}`);
   }
   return decodeText(bytes, shown);
+}
+
+/**
+ * Why a memory file with `links` names cannot be read, or `undefined` for a file with one name. The
+ * store writes files with one name; a hard link planted in the memory directory would show through
+ * `view` (and, as MEMORY.md, through every injection) a file stored elsewhere, such as one a sandboxed
+ * shell could link but not read. Symbolic links are refused for the same reason (AM-24). The check
+ * is made on the opened file, so it cannot be raced.
+ * @param shown the file's virtual path
+ * @param links the file's link count
+ * @returns the problem, in words
+ */
+export function hardLinkProblem(shown: string, links: number): string | undefined {
+  if (links <= 1) return undefined;
+  return `${shown} has ${links} names on disk (a hard link); memory storage reads only files that have one name, so a link cannot show a file stored elsewhere: delete it and create the memory again`;
 }
 
 /**

@@ -15,8 +15,8 @@ import type { HostRuntime } from '../../host/runtime.js';
 import type { ToolExecution, ToolExecutionResult } from '../../host/tools.js';
 import { fileTouchPath, visibleUserMessages } from '../../host/visibility.js';
 import type { ResolvedConfig } from './config.js';
-import { completeUtf8Length, decodeText, isMemoryError, type MemoryError } from './content.js';
-import { checkPath, type MemoryDisk } from './disk.js';
+import { completeUtf8Length, decodeText, hardLinkProblem, isMemoryError, type MemoryError } from './content.js';
+import { checkPath, UnsafePathError, type MemoryDisk } from './disk.js';
 import { claimingAccess } from './folder.js';
 import { INDEX_FILE } from './paths.js';
 import { isSubagent, resolveProject, type Project } from './project.js';
@@ -243,8 +243,8 @@ export type IndexRead =
  * AM-27 steps 1–4: reads a project's MEMORY.md as the injector does, a prefix of at most
  * `maxIndexBytes` plus a few bytes (never the whole of a large file), decoded strictly and bounded by
  * `maxIndexLines` / `maxIndexBytes`. The index message is `renderIndexMessage(index)` unless the body
- * is blank. Throws `UnsafePathError` when MEMORY.md is a symbolic link or resolves outside `memdir`
- * (the injector then logs and injects nothing).
+ * is blank. Throws `UnsafePathError` when MEMORY.md is a symbolic link, a hard link, or resolves
+ * outside `memdir` (the injector then logs and injects nothing).
  * @param disk the memory storage
  * @param memdir the project's memory directory
  * @param limits `maxIndexLines` and `maxIndexBytes`
@@ -255,7 +255,9 @@ export async function readIndex(disk: MemoryDisk, memdir: string, limits: Pick<R
   if (found.type === undefined) return { kind: 'absent' };
   if (found.type !== 'file') return { kind: 'not-a-file' };
   // [R] never skipped as oversize: a prefix is read and truncated (NG-AM-6).
-  const { bytes, size } = await disk.readPrefix(join(memdir, INDEX_FILE), limits.maxIndexBytes + INDEX_READ_SLACK);
+  const { bytes, size, links } = await disk.readPrefix(join(memdir, INDEX_FILE), limits.maxIndexBytes + INDEX_READ_SLACK);
+  const linked = hardLinkProblem(`/memories/${INDEX_FILE}`, links);
+  if (linked !== undefined) throw new UnsafePathError(linked);
   const complete = size <= bytes.length;
   const file = await decodeText(complete ? bytes : bytes.subarray(0, completeUtf8Length(bytes)), `/memories/${INDEX_FILE}`);
   if (isMemoryError(file)) return { kind: 'undecodable', error: file };

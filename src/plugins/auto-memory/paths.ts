@@ -100,6 +100,29 @@ export function unsafeCharacter(text: string): string | undefined {
   return undefined;
 }
 
+/** A format character: invisible (U+200B, U+FEFF, U+2060…) or reordering text (U+202A–U+202E, U+2066–U+2069). One class, linear. */
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
+/**
+ * Why `path` may not be given to a new memory (create, rename's destination), or `undefined`. A new
+ * name must be in Unicode normalization form C, so that `café` cannot be created twice (composed and
+ * decomposed, which Linux stores as two files that look the same, and macOS as one), and must hold no
+ * format character, so that a name cannot look like another (a zero-width space) or show its
+ * characters in another order (U+202E). Existing names are not checked: a file that has such a name
+ * can still be read, changed, renamed away and deleted.
+ * @param path a parsed virtual path
+ * @returns the `INVALID_PATH` problem, or `undefined`
+ */
+export function newNameProblem(path: VirtualPath): PathProblem | undefined {
+  for (const segment of path.segments) {
+    const normal = segment.normalize('NFC');
+    if (normal !== segment) return invalid(`${quote(path.virtual)} is not allowed: the segment ${quote(segment)} is not in Unicode normalization form C; write it as ${quote(normal)}, which looks the same`);
+    const format = FORMAT_CHARACTER.exec(segment);
+    if (format !== null) return invalid(`${quote(path.virtual)} is not allowed: the segment ${quote(segment)} contains the invisible format character ${hex(format[0].codePointAt(0)!)}, which hides or reorders what a name shows`);
+  }
+  return undefined;
+}
+
 /** Whether parsing failed. */
 export function isPathProblem(value: VirtualPath | PathProblem): value is PathProblem {
   return 'code' in value;

@@ -11,7 +11,7 @@ import { checkPath, UnsafePathError, type CheckedPath, type MemoryDisk } from '.
 import { checkWritable, compareCodePoints, encodeText, isMemoryError, memoryError, readTextFile, type MemoryError, type TextFile } from './content.js';
 import { appendEntry, entryLine, INDEX_HEADER, removeEntries, syncEntries } from './index-file.js';
 import { deriveEntry, legacyTitle, memoryIssues, newIssues, type Issue } from './memory-file.js';
-import { INDEX_FILE, isIndexPath, isPathProblem, mayBeIndexPath, MARKDOWN_SUFFIX, parseVirtualPath, requireMarkdown, type VirtualPath } from './paths.js';
+import { INDEX_FILE, isIndexPath, isPathProblem, mayBeIndexPath, MARKDOWN_SUFFIX, newNameProblem, parseVirtualPath, requireMarkdown, type VirtualPath } from './paths.js';
 import { editLines, replaceOnce } from './edit.js';
 import { describeErrno, DiskError, errnoCode, Transaction } from './transaction.js';
 import { claimFolder, folderOwner } from './folder.js';
@@ -199,6 +199,9 @@ export class MemoryStore {
     if (isPathProblem(path)) return memoryError(path.code, path.message);
     const notMarkdown = requireMarkdown(path);
     if (notMarkdown !== undefined) return memoryError(notMarkdown.code, notMarkdown.message);
+    // A name being given (create, rename's destination) must be NFC and free of format characters.
+    const badName = want === 'absent' ? newNameProblem(path) : undefined;
+    if (badName !== undefined) return memoryError(badName.code, badName.message);
     const found = await checkPath(this.disk, this.memdir, path.segments);
     if (want === 'absent') {
       if (found.type !== undefined) return memoryError('ALREADY_EXISTS', `${path.virtual} already exists; use str_replace or insert to change it, or delete it first`);
