@@ -222,7 +222,7 @@ function describeOutcome(
       return what === undefined ? undefined : { path, status: 'not-a-file', note: `${what}, not a regular file: skipped without reading it, as DSH's loader skips it${what === 'a named pipe (FIFO)' ? ' (reading one would wait for a writer)' : ''}` };
     }
     case 'refused':
-      return { path, status: 'refused', note: 'leads outside the project root and the DSH home: not sent to the model (DSH\'s own loader would send it); allow its target with the workspace-context config key allowedLinkTargets' };
+      return { path, status: 'refused', note: 'leads outside the project root: not sent to the model (DSH\'s own loader would send it); allow its target with the workspace-context config key allowedLinkTargets' };
     case 'oversize':
       return { path, status: 'oversize', note: `larger than maxSourceBytes (${maxSourceBytes.toLocaleString('en-US')} bytes): ignored` };
     case 'unavailable':

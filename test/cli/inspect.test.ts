@@ -192,9 +192,15 @@ describe('issue 32: inspect on links out, pipes and sockets, and plugin warnings
     symlinkSync('../outside/.git-credentials', join(repo, 'CLAUDE.md'));
     const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
     expect(report.workspace.files.map((f: { path: string; status: string; target?: string }) => [f.path, f.status, f.target])).toEqual([['AGENTS.md', 'injected', undefined], ['CLAUDE.md', 'refused', join(base, 'outside/.git-credentials')]]);
-    expect(report.workspace.files[1].note).toBe('leads outside the project root and the DSH home: not sent to the model (DSH\'s own loader would send it); allow its target with the workspace-context config key allowedLinkTargets');
+    expect(report.workspace.files[1].note).toBe('leads outside the project root: not sent to the model (DSH\'s own loader would send it); allow its target with the workspace-context config key allowedLinkTargets');
     expect(JSON.stringify(report.messages)).not.toContain('ghp_CLITOKEN');
-    expect(report.warnings).toEqual([`workspace-context: not loading CLAUDE.md: it leads to ${join(base, 'outside/.git-credentials')}, outside the project root and the DSH home, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`]);
+    const warning = `workspace-context: not loading CLAUDE.md: it leads to ${join(base, 'outside/.git-credentials')}, outside the project root, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`;
+    expect(report.warnings).toEqual([warning]);
+    // The terminal says the same: the row, where it leads and why, and the warning once.
+    const text = cli(['inspect', repo, '--dsh-home', home, '--summary']).stdout;
+    expect(text).toMatch(new RegExp(`^  refused +CLAUDE\\.md -> ${join(base, 'outside/\\.git-credentials')} +leads outside the project root: not sent to the model \\(DSH's own loader would send it\\); allow its target with the workspace-context config key allowedLinkTargets$`, 'm'));
+    expect(text.split('\n').filter((line) => line.startsWith('warning: '))).toEqual([`warning: ${warning}`]);
+    expect(text).not.toContain('ghp_CLITOKEN');
   });
 
   it('item 15: an AGENTS.md that is a named pipe or a socket is listed as what it is, and why it is skipped', async () => {
@@ -208,6 +214,17 @@ describe('issue 32: inspect on links out, pipes and sockets, and plugin warnings
       expect(report.workspace.files).toEqual([
         { path: 'AGENTS.md', status: 'not-a-file', note: 'a named pipe (FIFO), not a regular file: skipped without reading it, as DSH\'s loader skips it (reading one would wait for a writer)' },
         { path: 'pkg/AGENTS.md', status: 'not-a-file', note: 'a socket, not a regular file: skipped without reading it, as DSH\'s loader skips it' },
+      ]);
+      // The terminal names them too, instead of "no AGENTS.md, CLAUDE.md or local overlay …".
+      const text = cli(['inspect', repo, '--cwd', 'pkg', '--dsh-home', home, '--summary']).stdout;
+      const section = text.slice(text.indexOf('Workspace instructions'), text.indexOf('Memory index'));
+      // Columns as the table pads them, runs of spaces read as one gap.
+      expect(section.split('\n').map((line) => line.trimEnd().replace(/(?<=\S) {2,}/g, '  '))).toEqual([
+        'Workspace instructions (workspace-context): 0 of 65,536 bytes',
+        '  not-a-file  AGENTS.md  a named pipe (FIFO), not a regular file: skipped without reading it, as DSH\'s loader skips it (reading one would wait for a writer)',
+        '  not-a-file  pkg/AGENTS.md  a socket, not a regular file: skipped without reading it, as DSH\'s loader skips it',
+        '',
+        '',
       ]);
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -163,7 +163,7 @@ describe('workspace-context in real DSH: the same requests as DSH’s own loader
     expect(JSON.stringify(ours.requests)).not.toContain('ghp_REALDSHTOKEN');
     expect(instructionTexts(ours)).toEqual([baselineText(section('AGENTS.md', '# Root\nUse pnpm.\n'))]);
     const warned = (await ours.logs()).filter((l) => l.name === 'workspace-context').map((l) => `${l.level} ${l.text}`);
-    expect(warned).toEqual([`warn workspace-context: not loading CLAUDE.md: it leads to ${join(ours.home, '.git-credentials')}, outside the project root and the DSH home, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`]);
+    expect(warned).toEqual([`warn workspace-context: not loading CLAUDE.md: it leads to ${join(ours.home, '.git-credentials')}, outside the project root, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`]);
     expect(stderrOf(ours)).toBe('');
   });
 });

@@ -19,7 +19,7 @@ export type RefusalWarning = (candidate: Candidate, targetPath: string) => void;
 
 /** The warning's format (Cordis placeholders): the link's display path, then where it leads. */
 export const LINK_REFUSED =
-  'workspace-context: not loading %s: it leads to %s, outside the project root and the DSH home, so it is not sent to the model (DSH\'s own loader would send it); allow it with the allowedLinkTargets config key';
+  'workspace-context: not loading %s: it leads to %s, outside the project root, so it is not sent to the model (DSH\'s own loader would send it); allow it with the allowedLinkTargets config key';
 
 /** The real paths a project candidate may lead to, resolved once through the provider. */
 export class LinkFence {
@@ -64,11 +64,21 @@ export class LinkFence {
     });
   }
 
-  /** The project root, the user-global file and each allowed path, as the provider resolves them (real paths). */
-  #resolveAllowed(signal: AbortSignal | undefined): Promise<FsTarget[]> {
+  /**
+   * The project root, the user-global file and each allowed path, as the provider resolves them (real
+   * paths). An allowed path the provider can never resolve (a file stands on its way: `FS_NOT_FOUND`)
+   * is a place nothing leads to, not a reason to hold back every instruction file of the project.
+   */
+  async #resolveAllowed(signal: AbortSignal | undefined): Promise<FsTarget[]> {
     const { root, config } = this.layout;
-    const places = [root, join(config.dshHome.path, USER_GLOBAL_FILE), ...config.allowedLinkTargets];
-    return Promise.all(places.map((path) => this.fs.resolve(path, { signal })));
+    const resolve = (path: string) => this.fs.resolve(path, { signal });
+    const allowed = config.allowedLinkTargets.map((path) =>
+      resolve(path).catch((error: unknown) => {
+        if ((error as { code?: unknown } | undefined)?.code === 'FS_NOT_FOUND') return undefined;
+        throw error;
+      }));
+    const places = await Promise.all([resolve(root), resolve(join(config.dshHome.path, USER_GLOBAL_FILE)), ...allowed]);
+    return places.filter((place) => place !== undefined);
   }
 }
 

@@ -12,7 +12,7 @@ import {
 const SECRET = 'https://user:ghp_SECRETTOKEN@github.com';
 const refused = (link: string, target: string) => ({
   level: 'warn', name: 'workspace-context',
-  message: `workspace-context: not loading ${link}: it leads to ${target}, outside the project root and the DSH home, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`,
+  message: `workspace-context: not loading ${link}: it leads to ${target}, outside the project root, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`,
 });
 
 describe('item 6: links out of the project are refused', () => {
@@ -58,6 +58,24 @@ describe('item 6: links out of the project are refused', () => {
     await host.run('hi', reply);
     expect(instructionMessages(host).map(texts)).toEqual([[baselineText(section('AGENTS.md', 'team rules'))]]);
     expect(host.logs).toEqual([refused('CLAUDE.md', '/home/user/other/CLAUDE.md')]);
+  });
+
+  it('WC-13 item 6: of the DSH home only its AGENTS.md may be led to: a CLAUDE.md linking to its .credentials.yaml is refused', async () => {
+    const host = mount({ '/home/user/.dsh/.credentials.yaml': 'deepseek: sk-SECRETKEY', '/repo/AGENTS.md': 'rules' });
+    host.fs.symlink('/repo/CLAUDE.md', '../home/user/.dsh/.credentials.yaml');
+    await host.run('hi', reply);
+    expect(instructionMessages(host).map(texts)).toEqual([[baselineText(section('AGENTS.md', 'rules'))]]);
+    expect(JSON.stringify(host.requests)).not.toContain('SECRETKEY');
+    expect(host.logs).toEqual([refused('CLAUDE.md', '/home/user/.dsh/.credentials.yaml')]);
+  });
+
+  it('WC-09 WC-16 item 6: an allowedLinkTargets entry that cannot be a path (a file on its way) allows nothing and holds nothing back', async () => {
+    const files = { '/home/user/.gitconfig': '[user]', '/home/user/team/AGENTS.md': 'team rules', '/repo/AGENTS.md': 'rules' };
+    const host = mount(files, { maxBytes: 65536, allowedLinkTargets: ['~/.gitconfig/x', '~/team'] });
+    host.fs.symlink('/repo/CLAUDE.md', '/home/user/team/AGENTS.md');
+    await host.run('hi', reply);
+    expect(instructionMessages(host).map(texts)).toEqual([[baselineText(section('AGENTS.md', 'rules'), section('CLAUDE.md', 'team rules'))]]);
+    expect(host.logs).toEqual([]);
   });
 
   it('WC-13 item 6: the user-global AGENTS.md is the user\'s own file and is followed wherever it leads', async () => {
