@@ -14,6 +14,7 @@ import { countTokens, utf8Length } from '../engine/index.js';
 import { escapeReminder, type ToolSchema } from '../host/index.js';
 import { toolDefinitionJson } from '../plugins/context-profiles/placeholders.js';
 import type { ProbeReport } from './dsh-probe.js';
+import { WORKSPACE_CONTEXT_MODULE } from './env.js';
 
 /** Who put a part into the request. */
 export type Owner = 'dsh' | 'plugins' | 'user';
@@ -119,7 +120,7 @@ const CONTEXT_NAMES: Readonly<Record<string, string>> = { 'session-context-confi
 export function breakDown(bodyText: string, probe: ProbeReport, ours: PluginNames, fallbackWindow: number): RequestBreakdown {
   const body = JSON.parse(bodyText) as ChatBody;
   if (!Array.isArray(body.messages)) throw new Error('the captured request has no messages array');
-  const instructionOwner: Owner = (probe.rows ?? []).some((r) => r.name === 'dsh-context-engine/workspace-context') ? 'plugins' : 'dsh';
+  const instructionOwner: Owner = (probe.rows ?? []).some((r) => r.name === WORKSPACE_CONTEXT_MODULE) ? 'plugins' : 'dsh';
   const messages = body.messages.map((message, index): MessageBreakdown => {
     const text = typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '');
     if (index === 0 && message.role === 'system') return systemMessage(text, probe, ours);

@@ -8,6 +8,9 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { HomeEnvironment } from '../host/index.js';
 
+/** The module name of workspace-context's row, as the bundle patch mounts it. */
+export const WORKSPACE_CONTEXT_MODULE = 'dsh-context-engine/workspace-context';
+
 /** An error a user can act on: the message says what went wrong, `hint` what to do. Exit code 1. */
 export class CliError extends Error {
   override readonly name = 'CliError';

@@ -4,12 +4,13 @@
 // `--offline`): the plugins' part only, from the plugins run on the offline host, headed as such.
 
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DEFAULT_HOME_DISPLAY, resolveDshHome, type HomeEnvironment } from '../host/index.js';
 import type { PluginNames, RequestBreakdown } from './breakdown.js';
 import { captureFirstRequest, findDsh } from './dsh-capture.js';
 import type { HomeCopy } from './dsh-home-copy.js';
-import { CliError } from './env.js';
+import { CliError, WORKSPACE_CONTEXT_MODULE } from './env.js';
+import type { ProbeReport } from './dsh-probe.js';
 import type { InspectOptions, InspectReport } from './inspect.js';
 
 /** The context profile `none` (context-profiles' NONE), spelled here so that starting DSH waits for no plugin module. */
@@ -96,9 +97,9 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<In
   plugins.catch(() => undefined);
   const capture = await capturing;
   let report = await plugins;
-  // The instruction files as the mounted workspace-context is configured, when that differs from --max-bytes.
-  const mounted = capture.probe.rows?.find((r) => r.name === 'dsh-context-engine/workspace-context')?.config as { maxBytes?: unknown } | undefined;
-  if (typeof mounted?.maxBytes === 'number' && mounted.maxBytes !== options.maxBytes) report = await inspect({ ...options, maxBytes: mounted.maxBytes, profile: NO_CONTEXT_PROFILE });
+  // The instruction files as the mounted workspace-context is configured, when that differs from the default.
+  const mounted = mountedWorkspace(capture.probe.rows, options);
+  if (mounted !== undefined) report = await inspect({ ...options, ...mounted, profile: NO_CONTEXT_PROFILE });
   const body = capture.body.toString('utf8');
   const breakdownStarted = performance.now();
   const { breakDown } = await import('./breakdown.js');
@@ -122,6 +123,25 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<In
       },
     },
   };
+}
+
+/**
+ * The mounted workspace-context row's `maxBytes` and `allowedLinkTargets`, when they are not what the
+ * plugins' account ran with. A relative allowed path is made absolute from the session cwd, since
+ * DSH, which resolves it from its process cwd, runs there.
+ * @param rows - the probe's mounted rows.
+ * @param options - the options the plugins' account ran with.
+ * @returns the options to run it again with, or `undefined` when it ran as mounted.
+ */
+function mountedWorkspace(rows: ProbeReport['rows'], options: InspectCommandOptions): Pick<InspectOptions, 'maxBytes' | 'allowedLinkTargets'> | undefined {
+  const config = rows?.find((r) => r.name === WORKSPACE_CONTEXT_MODULE)?.config as { maxBytes?: unknown; allowedLinkTargets?: unknown } | undefined;
+  const maxBytes = typeof config?.maxBytes === 'number' ? config.maxBytes : options.maxBytes;
+  const listed = config?.allowedLinkTargets;
+  const allowedLinkTargets = Array.isArray(listed)
+    ? listed.filter((path): path is string => typeof path === 'string').map((path) => (path.startsWith('~') ? path : resolve(options.cwd, path)))
+    : [];
+  if (maxBytes === options.maxBytes && allowedLinkTargets.length === 0) return undefined;
+  return { maxBytes, allowedLinkTargets };
 }
 
 /** The names our plugins register, from their run on the offline host (the CLI asks the plugins). */

@@ -27,6 +27,8 @@ export interface InspectOptions {
   readonly cwd: string;
   readonly environment: HomeEnvironment;
   readonly maxBytes: number;
+  /** workspace-context's `allowedLinkTargets` (exact mode: the mounted row's); default none. */
+  readonly allowedLinkTargets?: readonly string[];
   /** `--dsh-home`; otherwise `$DSH_HOME`, then `~/.dsh`. */
   readonly dshHome?: string;
   /** `--profile`: the context profile the session starts with (default `none`). */
@@ -130,7 +132,11 @@ export async function inspect(options: InspectOptions): Promise<InspectReport> {
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
   const fs = createNodeFileSystem({ cwd });
-  const workspaceConfig: WorkspaceConfig = { maxBytes: options.maxBytes, ...(options.dshHome !== undefined ? { dshHome: options.dshHome } : {}) };
+  const workspaceConfig: WorkspaceConfig = {
+    maxBytes: options.maxBytes,
+    ...(options.dshHome !== undefined ? { dshHome: options.dshHome } : {}),
+    ...(options.allowedLinkTargets !== undefined ? { allowedLinkTargets: [...options.allowedLinkTargets] } : {}),
+  };
   const config = resolveWorkspaceConfig(workspaceConfig, environment);
   const located = await timed(timings, 'projectRoot', () => locateProjectRoot(cwd, config.projectRootMarkers, fs));
   const root = located.root;

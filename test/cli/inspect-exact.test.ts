@@ -5,7 +5,7 @@
 // on byte for byte, DSH runs in a throwaway home with git's optional locks off and no real key, its
 // process group is ended, nothing is left behind, and every way it can fail says why.
 
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -139,5 +139,35 @@ await new Promise((resolve) => setTimeout(resolve, 60_000));
     const { dsh } = fakeDsh('process.exit(9);');
     const offline = JSON.parse(cli(['inspect', repo, '--dsh', dsh, '--offline', '--dsh-home', home, '--json']).stdout) as { mode: string; reason: string };
     expect(offline).toMatchObject({ mode: 'offline', reason: '--offline was given' });
+  });
+
+  it('item 6: the plugins\' account lists a link out of the project as the mounted workspace-context decides: refused with its warning, or loaded where its allowedLinkTargets allow it', () => {
+    const { repo, home, base } = fixture({ 'repo/AGENTS.md': 'rules\n', 'team/AGENTS.md': 'team rules\n', 'outside/.git-credentials': 'https://me:ghp_TOKEN@github.com\n' });
+    symlinkSync('../team/AGENTS.md', join(repo, 'CLAUDE.md'));
+    symlinkSync('../outside/.git-credentials', join(repo, 'AGENTS.local.md'));
+    const run = (config: Record<string, unknown>) => {
+      const rows = JSON.stringify([{ id: 'workspace-context', name: 'dsh-context-engine/workspace-context', config }]);
+      const { dsh } = fakeDsh(`
+report({ provider: 'deepseek-official', model: 'm', sections: null, messages: [], tools: [], rows: ${rows} });
+await send(${JSON.stringify(BODY)});
+await new Promise((resolve) => setTimeout(resolve, 60_000));
+`);
+      const out = cli(['inspect', repo, '--dsh', dsh, '--dsh-home', home, '--json-report']);
+      expect([out.code, out.stderr]).toEqual([0, '']);
+      const report = JSON.parse(out.stdout) as { mode: string; workspace: { files: { path: string; status: string; target?: string }[] }; warnings: string[] };
+      expect(report.mode).toBe('exact');
+      return { files: report.workspace.files.map((f) => [f.path, f.status, f.target]), warnings: report.warnings };
+    };
+    const warning = (link: string, target: string) => `workspace-context: not loading ${link}: it leads to ${join(base, target)}, outside the project root, so it is not sent to the model (DSH's own loader would send it); allow it with the allowedLinkTargets config key`;
+    // The bundle patch's row: nothing allowed.
+    expect(run({ maxBytes: 65536, allowedLinkTargets: [] })).toEqual({
+      files: [['AGENTS.md', 'injected', undefined], ['CLAUDE.md', 'refused', join(base, 'team/AGENTS.md')], ['AGENTS.local.md', 'refused', join(base, 'outside/.git-credentials')]],
+      warnings: [warning('CLAUDE.md', 'team/AGENTS.md'), warning('AGENTS.local.md', 'outside/.git-credentials')],
+    });
+    // The user's row allows ../team (relative: from the session cwd, where DSH runs).
+    expect(run({ maxBytes: 65536, allowedLinkTargets: ['../team'] })).toEqual({
+      files: [['AGENTS.md', 'injected', undefined], ['CLAUDE.md', 'injected', join(base, 'team/AGENTS.md')], ['AGENTS.local.md', 'refused', join(base, 'outside/.git-credentials')]],
+      warnings: [warning('AGENTS.local.md', 'outside/.git-credentials')],
+    });
   });
 });
