@@ -13,7 +13,7 @@
 
 import { join } from 'node:path';
 import { sha256Hex } from '../../engine/index.js';
-import { lockPathFor, runAsync, withLock, writeLocked, type Held, type LockOptions } from '../../io/index.js';
+import { lockPathFor, runAsync, withLock, writeLocked, type EntryInfo, type Held, type LockOptions } from '../../io/index.js';
 import { PROJECT_KEY_SLUG_MAX } from '../../host/project-key.js';
 import { FILE_MODE, type MemoryDisk } from './disk.js';
 
@@ -48,13 +48,33 @@ export async function folderOwner(disk: MemoryDisk, memdir: string): Promise<str
   const path = join(memdir, OWNER_FILE);
   const entry = await disk.lstat(path);
   if (entry?.type !== 'file') return undefined;
+  const known = readOwners.get(path);
+  if (known !== undefined && known.disk === disk && sameEntry(known.entry, entry)) return known.root;
+  let root: string | undefined;
   try {
     const { bytes } = await disk.readPrefix(path, OWNER_READ_BYTES);
     const parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as { root?: unknown } | null;
-    return typeof parsed?.root === 'string' ? parsed.root : undefined;
+    root = typeof parsed?.root === 'string' ? parsed.root : undefined;
   } catch {
     return undefined;
   }
+  if (readOwners.size >= REMEMBERED_OWNERS) readOwners.clear();
+  readOwners.set(path, { disk, entry, root });
+  return root;
+}
+
+/**
+ * Owner files read, by path, with the entry they were read from: every model step resolves its
+ * project's folder, and reading the file again (open, stat, read, close) when one `lstat` shows the
+ * same inode, size and times cost about 0.3 ms a step. Claims are written by atomic rename (a new
+ * inode), and any other change moves the change time.
+ */
+const readOwners = new Map<string, { readonly disk: MemoryDisk; readonly entry: EntryInfo; readonly root: string | undefined }>();
+/** Owner files remembered at most (one per project a process serves; cleared when full). */
+const REMEMBERED_OWNERS = 256;
+
+function sameEntry(a: EntryInfo, b: EntryInfo): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /**

@@ -4,7 +4,7 @@
 // records its root in a hidden owner file, the first project to use a folder claims it, and a project
 // that finds another root recorded there uses its own fallback folder.
 
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +109,21 @@ describe('item 8: projects whose folder names collide keep their memories apart'
       ok: false, code: 'IO_ERROR', message: "this project's memory folder was just claimed by another project with the same folder name; nothing was changed, try again (the next call uses a folder of this project's own)",
     });
     expect(readdirSync(memdir)).toEqual([OWNER_FILE]);
+  });
+
+  it('AM-07 item 8: an owner file is read again whenever an lstat shows it changed: replaced, rewritten in place or removed', async () => {
+    const memdir = tempDir();
+    const owner = join(memdir, OWNER_FILE);
+    writeFileSync(owner, `${JSON.stringify({ root: '/srv/a' })}\n`);
+    expect(await folderOwner(nodeDisk, memdir)).toBe('/srv/a');
+    // A claim is published by rename: a new inode.
+    writeFileSync(join(memdir, 'next'), `${JSON.stringify({ root: '/srv/bb' })}\n`);
+    renameSync(join(memdir, 'next'), owner);
+    expect(await folderOwner(nodeDisk, memdir)).toBe('/srv/bb');
+    writeFileSync(owner, `${JSON.stringify({ root: '/srv/ccc' })}\n`);
+    expect(await folderOwner(nodeDisk, memdir)).toBe('/srv/ccc');
+    rmSync(owner);
+    expect(await folderOwner(nodeDisk, memdir)).toBeUndefined();
   });
 
   it('AM-07 item 8: a folder that is a link (two checkouts sharing one memory) is used as it is, and nothing is recorded through it', async () => {
