@@ -2,12 +2,13 @@
 // bundle patch does (workspace-context, auto-memory, slice-tape, context-profiles), on the offline
 // host (src/offline-host) over the real filesystem, start a session at the cwd, and read the first model
 // request. context-profiles keeps its state in a temporary home made for the run (holding only which
-// built-in profile applies), so inspecting never writes to the user's DSH home.
+// built-in profile applies), and auto-memory claims no memory folder, so inspecting never writes to
+// the user's DSH home.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HomeEnvironment, Message, ToolSchema } from '../host/index.js';
+import type { Context, HomeEnvironment, Message, ToolSchema } from '../host/index.js';
 import { createNodeFileSystem } from '../fs/index.js';
 import * as autoMemory from '../plugins/auto-memory/index.js';
 import * as contextProfiles from '../plugins/context-profiles/index.js';
@@ -80,7 +81,9 @@ export async function firstRequest(options: SessionOptions): Promise<FirstReques
       env: environment.env,
     });
     host.use(workspaceContext, options.workspaceConfig);
-    host.use(autoMemory, options.memoryConfig);
+    // Looking only: the plugin claims an unclaimed memory folder for its project (folder.ts), a write
+    // into the user's DSH home that inspect never makes.
+    host.use({ ...autoMemory, apply: (ctx: Context, config: autoMemory.Config) => autoMemory.apply(ctx, config, autoMemory.LOOK_ONLY_FOLDERS) }, options.memoryConfig);
     host.use(sliceTape, {});
     host.use(contextProfiles, { dshHome: profileHome });
     await host.run(options.prompt ?? PROBE_PROMPT, [{ text: '' }]);

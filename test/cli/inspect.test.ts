@@ -187,6 +187,19 @@ describe('issue 31: inspect writes nothing to the repository', () => {
 });
 
 describe('issue 32: inspect on links out, pipes and sockets, and plugin warnings', () => {
+  it('item 8: inspect shows a memory folder nobody has claimed yet and claims nothing: the DSH home is as it was', () => {
+    const { repo, home } = fixture({ 'repo/AGENTS.md': 'x\n' });
+    const memdir = join(home, 'auto-memory', projectKey(repo));
+    mkdirSync(memdir, { recursive: true });
+    writeFileSync(join(memdir, 'MEMORY.md'), '- [Old](old.md) — from before owner files\n');
+    const entries = (): string[] => readdirSync(memdir).map((name) => `${name} ${lstatSync(join(memdir, name)).mtimeMs}`).concat(`. ${lstatSync(memdir).mtimeMs}`);
+    const before = entries();
+    const report = JSON.parse(cli(['inspect', repo, '--dsh-home', home, '--json']).stdout);
+    expect(report.memory.status).toBe('injected');
+    expect(report.messages.find((m: { kind: string }) => m.kind === 'auto-memory/index').blocks.join('')).toContain('from before owner files');
+    expect(entries()).toEqual(before);
+  });
+
   it('item 6: a CLAUDE.md that links outside the project is listed as refused with where it leads, and its text is in no message', () => {
     const { repo, home, base } = fixture({ 'repo/AGENTS.md': 'rules\n', 'outside/.git-credentials': 'https://me:ghp_CLITOKEN@github.com\n' });
     symlinkSync('../outside/.git-credentials', join(repo, 'CLAUDE.md'));

@@ -8,13 +8,14 @@ import { HostEvent, HostService } from '../../host/names.js';
 import { hostRuntime } from '../../host/runtime.js';
 import { Config, resolveConfig } from './config.js';
 import { nodeDisk } from './disk.js';
-import { claimingAccess } from './folder.js';
+import { claimingAccess, type FolderAccess } from './folder.js';
 import { Injector } from './inject.js';
 import { resolveProject } from './project.js';
 import { GUIDANCE } from './render.js';
 import { memoryTool } from './tool.js';
 
 export { Config } from './config.js';
+export { LOOK_ONLY_FOLDERS } from './project.js';
 export type { ResolvedConfig, RuleDir } from './config.js';
 export type { IndexSource, RulesSource } from './inject.js';
 export { SOURCE_KIND } from './inject.js';
@@ -35,18 +36,22 @@ export const GUIDANCE_ORDER = 800;
  * Registers the `memory` tool, the guidance section (when `guidance`), and the listeners that inject
  * the index (when `inject`) and rules (when `rules`) on `agent/pre-step`. Memory storage uses
  * node:fs under the resolved `root`; the project root and rules are read through `ctx.fs`.
+ * @param ctx the plugin's context
+ * @param config the row's config
+ * @param folders how the project's memory folder is found: DSH passes nothing, and the plugin claims
+ *   the folder it uses (folder.ts); `dsh-context inspect`, which writes nothing, passes `LOOK_ONLY_FOLDERS`
  */
-export function apply(ctx: Context, config: Config): void {
+export function apply(ctx: Context, config: Config, folders: FolderAccess = claimingAccess(nodeDisk)): void {
   const runtime = hostRuntime(ctx);
   const resolved = resolveConfig(config, runtime);
   ctx.tools!.register(memoryTool({
     disk: nodeDisk,
     limits: resolved,
-    project: (exec) => resolveProject(exec.agent, runtime.processCwd, resolved.projectRootMarkers, ctx.get(HostService.fs) as FileSystem | undefined, resolved.root, exec.signal, claimingAccess(nodeDisk)),
+    project: (exec) => resolveProject(exec.agent, runtime.processCwd, resolved.projectRootMarkers, ctx.get(HostService.fs) as FileSystem | undefined, resolved.root, exec.signal, folders),
   }));
   if (resolved.guidance) ctx.systemPrompt!.section({ name: GUIDANCE_SECTION, order: GUIDANCE_ORDER, text: GUIDANCE });
   if (!resolved.inject && !resolved.rules) return;
-  const injector = new Injector({ ctx, config: resolved, disk: nodeDisk, runtime });
+  const injector = new Injector({ ctx, config: resolved, disk: nodeDisk, runtime, folders });
   ctx.on(HostEvent.toolsResult, (exec, result) => injector.onToolResult(exec, result));
   ctx.on(HostEvent.agentPreStep, (event, next) => injector.onPreStep(event, next));
   ctx.on(HostEvent.agentDisposed, ({ agent }) => injector.forget(agent.session.id));

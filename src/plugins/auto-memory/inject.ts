@@ -17,7 +17,7 @@ import { fileTouchPath, visibleUserMessages } from '../../host/visibility.js';
 import type { ResolvedConfig } from './config.js';
 import { completeUtf8Length, decodeText, hardLinkProblem, isMemoryError, type MemoryError } from './content.js';
 import { checkPath, UnsafePathError, type MemoryDisk } from './disk.js';
-import { claimingAccess } from './folder.js';
+import { claimingAccess, type FolderAccess } from './folder.js';
 import { INDEX_FILE } from './paths.js';
 import { isSubagent, resolveProject, type Project } from './project.js';
 import { boundIndex, digestOf, renderIndexMessage, renderRulesMessage, ruleSection, type IndexBody } from './render.js';
@@ -49,6 +49,8 @@ export interface InjectorHost {
   readonly config: ResolvedConfig;
   readonly disk: MemoryDisk;
   readonly runtime: HostRuntime;
+  /** How the project's memory folder is found and whether an unclaimed one is claimed (default: claimed through `disk`). */
+  readonly folders?: FolderAccess;
 }
 
 /** The pre-step and touch listeners of one plugin instance, with their per-session state. */
@@ -94,7 +96,7 @@ export class Injector {
       }
     };
     const fs = ctx.get(HostService.fs) as FileSystem | undefined;
-    const project = await resolveProject(agent, this.host.runtime.processCwd, config.projectRootMarkers, fs, config.root, signal, claimingAccess(this.host.disk));
+    const project = await resolveProject(agent, this.host.runtime.processCwd, config.projectRootMarkers, fs, config.root, signal, this.host.folders ?? claimingAccess(this.host.disk));
     const present = presentSources(agent, decision.messages);
     const added = [
       ...(config.inject ? await attempt('index', () => this.#indexMessage(project, present)) : []),

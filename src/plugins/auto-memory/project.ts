@@ -21,8 +21,8 @@ export interface Project {
   readonly memdir: string;
 }
 
-/** Reads owner files through node:fs and claims nothing: what a tool that only looks needs. */
-const LOOK_ONLY: FolderAccess = { disk: nodeDisk, claim: false };
+/** Reads owner files through node:fs and claims nothing: what a tool that only looks needs (`dsh-context inspect`). */
+export const LOOK_ONLY_FOLDERS: FolderAccess = { disk: nodeDisk, claim: false };
 
 /**
  * Resolves the project of `agent` (or of the process cwd without one): the session cwd, the
@@ -31,7 +31,7 @@ const LOOK_ONLY: FolderAccess = { disk: nodeDisk, claim: false };
  */
 export async function resolveProject(
   agent: Pick<Agent, 'session'> | undefined, processCwd: string, markers: readonly string[], fs: FileSystem | undefined, memoryRoot: string, signal?: AbortSignal,
-  folders: FolderAccess = LOOK_ONLY,
+  folders: FolderAccess = LOOK_ONLY_FOLDERS,
 ): Promise<Project> {
   return projectAt(agent?.session.header.cwd ?? processCwd, markers, fs, memoryRoot, signal, folders);
 }
@@ -48,7 +48,7 @@ export async function resolveProject(
  * @returns the project: cwd, root, key and memory directory
  */
 export async function projectAt(
-  cwd: string, markers: readonly string[], fs: FileSystem | undefined, memoryRoot: string, signal?: AbortSignal, folders: FolderAccess = LOOK_ONLY,
+  cwd: string, markers: readonly string[], fs: FileSystem | undefined, memoryRoot: string, signal?: AbortSignal, folders: FolderAccess = LOOK_ONLY_FOLDERS,
 ): Promise<Project> {
   const root = fs === undefined ? cwd : await findProjectRoot(cwd, markers, fs, signal);
   const key = projectKey(root);
