@@ -87,7 +87,7 @@ Examples:
     try {
       const profileDir = opts.sample ? userProfileDir(processEnvironment(), opts.dshHome, opts.profile) : undefined;
       const report = await inspectCommand({
-        ...workspace, environment, launchEnv: process.env, maxBytes: opts.maxBytes, dshProfile: opts.profile, prompt: opts.prompt,
+        ...workspace, environment, launchEnv: process.env, launchCwd: process.cwd(), maxBytes: opts.maxBytes, dshProfile: opts.profile, prompt: opts.prompt,
         ...(opts.contextWindow !== undefined ? { contextWindow: opts.contextWindow } : {}),
         ...(opts.dsh !== undefined ? { dsh: opts.dsh } : {}),
         ...(opts.offline === true ? { offline: true } : {}),

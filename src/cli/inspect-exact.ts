@@ -32,6 +32,8 @@ export interface InspectCommandOptions extends Omit<InspectOptions, 'profile'> {
   readonly profileDir?: string;
   /** The environment `dsh` is looked up in (PATH) and started with; its HOME is `environment.homedir`. */
   readonly launchEnv: NodeJS.ProcessEnv;
+  /** The directory the user ran the command in: what a relative `--dsh` is relative to (with `--sample`, not the sample's). */
+  readonly launchCwd: string;
 }
 
 /** The captured request and how it was taken. */
@@ -70,7 +72,7 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<In
   // performance.now() counts from this process's start.
   const started = performance.now();
   const { environment } = options;
-  const dsh = options.offline === true ? undefined : findDsh(options.dsh, options.launchEnv, environment.processCwd);
+  const dsh = options.offline === true ? undefined : findDsh(options.dsh, options.launchEnv, options.launchCwd);
   if (dsh === undefined) {
     const reason = options.offline === true ? '--offline was given' : 'no `dsh` command was found on PATH (pass --dsh <path>)';
     const contextProfile = options.contextProfile ?? NO_CONTEXT_PROFILE;

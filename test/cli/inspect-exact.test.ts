@@ -128,6 +128,14 @@ await new Promise((resolve) => setTimeout(resolve, 60_000));
     expect(cli(['inspect', repo, '--offline', '--context-profile', 'huge', '--dsh-home', home])).toMatchObject({ code: 1, stderr: 'dsh-context: --context-profile huge: offline, inspect knows the built-in profiles only (none, full, lean, minimal)\n  run it with a dsh to use the profiles of your DSH home\n' });
   });
 
+  it('a relative --dsh is relative to where the command runs, with --sample too (not to the sample’s copy)', () => {
+    const { dsh, out } = fakeDsh(`writeFileSync(out, JSON.stringify({ ran: true }));
+process.exit(3);`);
+    const run = cli(['inspect', '--sample', '--dsh', './dsh'], {}, join(dsh, '..'));
+    expect(run.stderr).not.toContain('not an executable file');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ ran: true });
+  });
+
   it('without a dsh on PATH, or with --offline, the report is the plugins’ part, headed as such with the reason', () => {
     const { repo, home } = fixture({ 'repo/AGENTS.md': 'x\n' });
     const none = cli(['inspect', repo, '--dsh-home', home, '--summary'], { PATH: tempDir('dsh-empty-path-') });
