@@ -37,5 +37,5 @@ export type { DshHostOptions, DshRow, DshSession, DshTurn, HeadlessRun } from '.
 export { ensureRealDsh, packPackage, PINNED_DSH_DIR, PINNED_DSH_VERSION } from './real-dsh/install.js';
 export type { RealDsh } from './real-dsh/install.js';
 export { ScriptedChatServer, AUXILIARY_ANSWER } from './real-dsh/chat-server.js';
-export type { ChatMessage, ChatRequest, ChatScript, ChatTool, ScriptedChatServerOptions } from './real-dsh/chat-server.js';
+export type { ChatMessage, ChatRequest, ChatResponder, ChatScript, ChatTool, ScriptedChatServerOptions } from './real-dsh/chat-server.js';
 export { chatMessages, chatRequest, chatTools } from './wire.js';

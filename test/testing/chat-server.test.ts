@@ -30,6 +30,20 @@ describe('ScriptedChatServer', () => {
     }
   });
 
+  it('issue 30: a responder answers every agent step after the loaded answers, from the request, until it is cleared', async () => {
+    const server = new ScriptedChatServer();
+    open.push(server);
+    const base = await server.listen();
+    server.load([{ text: 'scripted' }]);
+    let seen = 0;
+    server.respond((request) => ({ text: `answer ${++seen} to ${request.messages.length} messages` }));
+    expect([await ask(base), await ask(base), await ask(base)]).toEqual(['scripted', 'answer 1 to 0 messages', 'answer 2 to 0 messages']);
+    expect(server.remaining).toBe(0);
+    server.reset();
+    await ask(base);
+    expect(server.errors).toEqual(['scripted model: no answer left for agent request 4']);
+  });
+
   it('refuses a latency that is not a finite number of at least 0, naming it', () => {
     expect(() => new ScriptedChatServer({ latencyMs: -1 })).toThrow('scripted model: latencyMs is -1; it must be a finite number of at least 0');
     expect(() => new ScriptedChatServer({ latencyMs: Number.NaN })).toThrow('scripted model: latencyMs is NaN; it must be a finite number of at least 0');

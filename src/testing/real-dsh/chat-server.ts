@@ -36,6 +36,13 @@ export interface ChatRequest {
 /** A fixed answer, or one computed from the request (to echo what the model was shown). */
 export type ChatScript = StepAnswer | ((request: ChatRequest) => StepAnswer);
 
+/**
+ * A model that decides every step from what it is shown: it answers each agent request of a turn,
+ * however many there are (a step it adds to recall something, a compaction's summary request), and
+ * the turn ends when it answers without tool calls.
+ */
+export type ChatResponder = (request: ChatRequest) => StepAnswer;
+
 /** The answer given to requests that are not agent steps (session titles). */
 export const AUXILIARY_ANSWER = 'Scripted session';
 
@@ -54,6 +61,7 @@ export class ScriptedChatServer {
   /** What went wrong answering (a missing answer, a script that threw); `run` reports these. */
   readonly errors: string[] = [];
   readonly #queue: ChatScript[] = [];
+  #responder: ChatResponder | undefined;
   readonly #server: Server;
   #calls = 0;
   #chunks = 0;
@@ -83,14 +91,23 @@ export class ScriptedChatServer {
     this.#queue.push(...script);
   }
 
+  /**
+   * Answers agent steps with `responder` once the loaded answers are used up (or clears it).
+   * @param responder - the model's step function; undefined: none.
+   */
+  respond(responder: ChatResponder | undefined): void {
+    this.#responder = responder;
+  }
+
   /** Answers not used yet. */
   get remaining(): number {
     return this.#queue.length;
   }
 
-  /** Drops unused answers and recorded errors (after a failed turn). */
+  /** Drops unused answers, the responder and recorded errors (after a turn). */
   reset(): void {
     this.#queue.length = 0;
+    this.#responder = undefined;
     this.errors.length = 0;
   }
 
@@ -116,7 +133,7 @@ export class ScriptedChatServer {
       let answer: StepAnswer;
       if (agentStep) {
         this.requests.push(body);
-        const next = this.#queue.shift();
+        const next = this.#queue.shift() ?? this.#responder;
         try {
           if (next === undefined) throw new Error(`no answer left for agent request ${this.requests.length}`);
           answer = typeof next === 'function' ? next(body) : next;
