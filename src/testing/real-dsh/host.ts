@@ -14,10 +14,10 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { SessionEvent, SessionHeader } from '../../host/session.js';
 import { compiledAsset } from './assets.js';
-import { ScriptedChatServer, type ChatRequest, type ChatScript } from './chat-server.js';
+import { ScriptedChatServer, type ChatRequest, type ChatResponder, type ChatScript } from './chat-server.js';
 import type { DriverOrder, DriverReport } from './driver-plugin.js';
 import type { RealDsh } from './install.js';
-import { bundleRows, type PatchRow } from './patch.js';
+import { bundleOverrides, bundleRows, type PatchRow } from './patch.js';
 import { readSessionLog } from './session-log.js';
 
 /** Options of `createDshHost`. */
@@ -178,7 +178,10 @@ export class DshHost {
    * Chooses a row for the profile: a row id of an installed bundle (its `config` replaces the
    * bundle's, as a DSH patch does; a row the bundle ships disabled is enabled), or a plugin module
    * by absolute path (inserted as a new row). Once any bundle row is chosen, the installed bundles'
-   * other rows are disabled, so a test mounts exactly what it names. Call before the first run.
+   * other rows are disabled, so a test mounts exactly what it names, and DSH keeps the rest as it
+   * would be without the bundles: an override of one of DSH's rows (`agent-instructions` disabled)
+   * stays only when a row it is made for (the `insert` after it in the patch) is chosen. Call before
+   * the first run.
    * @param row - a bundle row id, or an absolute path to a plugin module.
    * @param config - the row's config; omitted: the bundle's.
    * @returns this host.
@@ -236,13 +239,14 @@ export class DshHost {
 
   /**
    * One user turn in the session (created at the first call, resumed after `restart`): the model
-   * answers each agent step from `script`, in order.
+   * answers each agent step from `script`, in order, or every step from a responder function of the
+   * request (however many steps the turn takes).
    * @param prompt - the user's text (or content blocks).
-   * @param script - one answer per agent step.
+   * @param script - one answer per agent step, or a responder.
    * @returns the turn's events and requests.
    * @throws when DSH fails, the turn times out, or answers are missing or left unused.
    */
-  async run(prompt: string | readonly unknown[], script: readonly ChatScript[]): Promise<DshTurn> {
+  async run(prompt: string | readonly unknown[], script: readonly ChatScript[] | ChatResponder): Promise<DshTurn> {
     const content = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
     return this.#scripted({ op: 'turn', id: ++this.#orders, content }, script);
   }
@@ -269,18 +273,33 @@ export class DshHost {
   }
 
   /** Sends an order that makes model requests answered from `script`; fails on model errors or unused answers. */
-  async #scripted(order: DriverOrder, script: readonly ChatScript[]): Promise<DshTurn> {
+  async #scripted(order: DriverOrder, script: readonly ChatScript[] | ChatResponder): Promise<DshTurn> {
     const process = await this.#start();
     const firstRequest = this.#model.requests.length;
-    this.#model.load(script);
-    const { from } = (await process.order(order, this.#timeout)) as { from: number; to: number };
+    if (typeof script === 'function') this.#model.respond(script);
+    else this.#model.load(script);
+    let from: number;
+    try {
+      ({ from } = (await process.order(order, this.#timeout)) as { from: number; to: number });
+    } catch (error) {
+      this.#model.reset();
+      throw error;
+    }
     const errors = [...this.#model.errors];
     const left = this.#model.remaining;
     this.#model.reset();
     if (errors.length > 0) throw new Error(`${errors.join('\n')}\nDSH stderr:\n${this.stderr}`);
-    if (left > 0) throw new Error(`scripted model: ${left} answer(s) left unused`);
     const { events } = await this.session();
-    return { events: events.slice(from), requests: this.#model.requests.slice(firstRequest) };
+    const turn = events.slice(from);
+    // DSH ends a turn whose step failed (a surface replacement it refused, a listener that threw) with
+    // the error as its reason: that is the cause, and unused answers only its symptom.
+    const failed = turn.find((e) => e.type === 'turn/end' && (e.data as { reason?: { kind?: string } }).reason?.kind === 'error');
+    if (failed !== undefined) {
+      const { turn: number, reason } = failed.data as { turn: number; reason: { error?: { message?: string; code?: string } } };
+      throw new Error(`DSH ended turn ${number} with an error: ${reason.error?.message ?? JSON.stringify(reason)}${reason.error?.code !== undefined ? ` (code ${reason.error.code})` : ''}${left > 0 ? `; ${left} scripted answer(s) were left unused` : ''}\nDSH stderr:\n${this.stderr}`);
+    }
+    if (left > 0) throw new Error(`scripted model: ${left} answer(s) left unused`);
+    return { events: turn, requests: this.#model.requests.slice(firstRequest) };
   }
 
   /**
@@ -418,7 +437,11 @@ export class DshHost {
     });
   }
 
-  /** The rows `use` chose, as patch entries; the other rows of installed bundles are disabled. */
+  /**
+   * The rows `use` chose, as patch entries; the other rows of installed bundles are disabled, and a
+   * bundle's override of a DSH row made for rows not chosen is undone (DSH's loader comes back when
+   * the row that replaces it is not chosen).
+   */
   #profileRows(): unknown[] {
     if (this.#rows.size === 0) return [];
     const entries: unknown[] = [];
@@ -426,6 +449,11 @@ export class DshHost {
     const bundle = bundleRows(this.profileDir);
     // Choosing a bundle row makes the test mount exactly what it names; plugin modules alone leave the bundles as they are.
     const exclusive = bundle.some((row) => this.#rows.has(row.id));
+    if (exclusive) {
+      for (const override of bundleOverrides(this.profileDir)) {
+        if (override.disabled !== undefined && !override.for.some((id) => this.#rows.has(id))) entries.push({ id: override.id, disabled: !override.disabled });
+      }
+    }
     for (const row of bundle) {
       const chosen = this.#rows.get(row.id);
       if (chosen === undefined) {
