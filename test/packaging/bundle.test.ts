@@ -115,6 +115,20 @@ describe('cordis.patch.yml', () => {
     const replaced = inserted().some((r) => r.name === `${pkg.name}/workspace-context` && r.disabled !== true);
     expect(disabled).toBe(replaced);
   });
+
+  it('issue 30: the override of agent-instructions sits right before the insert of workspace-context alone, so a host mounting some rows knows whom it serves', () => {
+    const ops = operations();
+    const at = ops.findIndex((op) => !('insert' in op) && op.id === BUILTIN_INSTRUCTIONS_ROW);
+    const next = ops[at + 1];
+    expect(next !== undefined && 'insert' in next ? next.insert.map((r) => r.id) : next).toEqual(['workspace-context']);
+  });
+
+  it('issue 30 ST-10: the bundle mounts slice-tape with defaultReasoningEffort inherit (DSH keeps its effort), while the plugin\'s own default stays low', async () => {
+    const row = inserted().find((r) => r.id === 'slice-tape')!;
+    expect(row.config?.defaultReasoningEffort).toBe('inherit');
+    const Config = ((await pluginModules()).get(row.name) as unknown as PluginModule).Config!;
+    expect((validateConfig(Config, {}) as { defaultReasoningEffort: string }).defaultReasoningEffort).toBe('low');
+  });
 });
 
 describe('plugin modules', () => {
