@@ -24,6 +24,7 @@ export { PROJECT_KEY_SLUG_MAX, projectKey } from './project-key.js';
 export { fileTouchPath, hasSourceKind, isPluginSource, isStepOpen, isVisible, visibleEvents, visibleUserMessages } from './visibility.js';
 export type { VisibleUserMessage } from './visibility.js';
 export { parseSpillNotice, spillNotice } from './spill.js';
+export { readWindowLines } from './read-envelope.js';
 export type { SpillNotice, SpillStore } from './spill.js';
 export { declaredEfforts } from './model.js';
 export type { AgentDefaultModel, AgentRequestEvent, LlmCallConfig, LlmFinishReason, LlmService, LlmStreamChunk, LlmStreamOptions, ModelInfo } from './model.js';

@@ -26,13 +26,14 @@ const ROUTE = { provider: 'deepseek-official', model: 'deepseek-v4-flash' };
 const slice = (host: DshHost) => host.logs().then((logs) => logs.filter((l) => l.name === 'slice-tape').map((l) => `${l.level} ${l.text}`));
 
 describe('ST-10 the reasoning-effort default in real DSH', () => {
-  it('ST-10 DSH’s "high" is the DeepSeek adapter’s default (adapterDefaults.reasoningEffort), not a choice: the tape injects "low", which the resumed session keeps; inherit leaves DSH’s default', async () => {
+  it('ST-10 DSH’s "high" is the DeepSeek adapter’s default (adapterDefaults.reasoningEffort), not a choice: the tape’s own default injects "low", which the resumed session keeps; inherit leaves DSH’s default', async () => {
     const stock = dshHost({ packages: [] });
     await stock.run('hi', [{ text: 'a' }]);
     expect(stock.requests.map((r) => [r.reasoning_effort, r.thinking])).toEqual([['high', { type: 'enabled' }]]);
     expect(await requestHeaders(stock)).toEqual([{ config: { ...ROUTE, maxTokens: 256000, reasoningEffort: 'high' }, adapterDefaults: { reasoningEffort: true, maxTokens: true }, reason: 'initial' }]);
 
-    const ours = dshHost().use('slice-tape');
+    // The plugin's defaults (an empty config replaces the bundle row's, which sets inherit).
+    const ours = dshHost().use('slice-tape', {});
     await ours.run('hi', [{ text: 'a' }]);
     await ours.restart();
     await ours.run('again', [{ text: 'b' }]);
@@ -47,13 +48,18 @@ describe('ST-10 the reasoning-effort default in real DSH', () => {
     await inherit.run('hi', [{ text: 'a' }]);
     expect(inherit.requests.map((r) => r.reasoning_effort)).toEqual(['high']);
     expect((await requestHeaders(inherit))[0]!.adapterDefaults).toEqual({ reasoningEffort: true, maxTokens: true });
-    for (const host of [stock, ours, inherit]) expect(stderrOf(host)).toBe('');
+    // issue 30: the bundle as installed mounts the tape with inherit, so the model thinks as in stock DSH.
+    const bundle = dshHost();
+    await bundle.run('hi', [{ text: 'a' }]);
+    expect(bundle.requests.map((r) => [r.reasoning_effort, r.thinking])).toEqual([['high', { type: 'enabled' }]]);
+    expect((await requestHeaders(bundle))[0]!.adapterDefaults).toEqual({ reasoningEffort: true, maxTokens: true });
+    for (const host of [stock, ours, inherit, bundle]) expect(stderrOf(host)).toBe('');
     expect(await slice(ours)).toEqual([]);
   });
 
   it('ST-10 an explicit choice wins: the user’s default model selection with reasoningEffort "high" is sent as is, as a choice', async () => {
     const settings = `agent-default-model:\n  provider: ${ROUTE.provider}\n  model: ${ROUTE.model}\n  reasoningEffort: high\n`;
-    const host = dshHost({ homeFiles: { '.dsh/settings.yaml': settings } }).use('slice-tape');
+    const host = dshHost({ homeFiles: { '.dsh/settings.yaml': settings } }).use('slice-tape', {});
     await host.run('hi', [{ text: 'a' }]);
     await host.run('again', [{ text: 'b' }]);
     expect(host.requests.map((r) => r.reasoning_effort)).toEqual(['high', 'high']);
@@ -63,7 +69,7 @@ describe('ST-10 the reasoning-effort default in real DSH', () => {
   });
 
   it('ST-10 a model that does not declare the level gets nothing injected and one warning per route (thinking disabled: DeepSeek declares only "off")', async () => {
-    const host = dshHost().use('slice-tape').patch({ id: 'llm-deepseek', config: { thinking: 'disabled' } });
+    const host = dshHost().use('slice-tape', {}).patch({ id: 'llm-deepseek', config: { thinking: 'disabled' } });
     await host.run('hi', [{ text: 'a' }]);
     await host.run('again', [{ text: 'b' }]);
     expect(host.requests.map((r) => [r.reasoning_effort, r.thinking])).toEqual([[undefined, { type: 'disabled' }], [undefined, { type: 'disabled' }]]);
@@ -95,7 +101,8 @@ const TAPE = '[slice tape v1 · ';
 const RECORDS = ['user/message', 'assistant/message', 'tool/call', 'tool/result', 'tool/code-dispatch-start', 'tool/code-dispatch'];
 const textOf = (content: readonly ContentBlock[]): string => content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
 const codePoints = (text: string): number => [...text].length;
-const lineCount = (text: string): number => (text === '' ? 0 : text.split('\n').length);
+/** The file's lines a read result shows (issue 30): DSH numbers each one `N: `, and nothing else of its envelope. */
+const lineCount = (text: string): number => text.split('\n').filter((line) => /^\d+: /.test(line)).length;
 const sourceOf = (event: SessionEvent): { kind: string; plugin?: string } => (event.data as UserMessage).source as { kind: string; plugin?: string };
 const isEntry = (event: SessionEvent): boolean => event.type === 'user/message' && sourceOf(event).plugin === 'slice:history';
 const isOriginal = (event: SessionEvent): boolean => event.surfaceOp === undefined || event.surfaceOp === 'append';

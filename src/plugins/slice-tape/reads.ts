@@ -3,6 +3,7 @@
 // historical returned windows, never a claim about the file as it is now.
 
 import type { ContentBlock } from '../../host/message.js';
+import { readWindowLines } from '../../host/read-envelope.js';
 import type { SessionEvent } from '../../host/session.js';
 import { resultBlocks, textOf, type Ledger, type ToolResultData } from './ledger.js';
 import type { TextOps } from './text.js';
@@ -93,7 +94,8 @@ function readRef(site: ReadSite, content: readonly ContentBlock[], ops: TextOps,
   let measured = cache?.get(record);
   if (measured === undefined) {
     const text = textOf(content);
-    measured = { fingerprint: ops.sha256Hex(text).slice(0, FINGERPRINT_HEX), lines: lineCount(text) };
+    // The file's lines the window shows: DSH's read envelope (path, type, footer) is not the file's.
+    measured = { fingerprint: ops.sha256Hex(text).slice(0, FINGERPRINT_HEX), lines: readWindowLines(text) ?? lineCount(text) };
     cache?.set(record, measured);
   }
   return {

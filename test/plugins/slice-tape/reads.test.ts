@@ -31,10 +31,14 @@ const dispatchSeqs = (host: TestHost, type: string): number[] => host.session.ev
 /** The read-index line of the entry sealing `turn`. */
 const indexLine = (host: TestHost, turn: number): string | undefined => visibleEntries(host).find((e) => e.includes(`[turn ${turn}]`))?.split('\n').find((l) => l.startsWith('[files read this turn: '));
 const A = 'one\ntwo\nthree';
-/** `<lines> lines, <fingerprint>` of what DSH's `read` logged for a file: its envelope, not the bare content. */
+/**
+ * `<lines> lines, <fingerprint>` of what DSH's `read` logged for a file: the fingerprint is the whole
+ * result's, envelope included; the lines are the file's lines the window shows (issue 30).
+ */
 const seen = (path: string, content: string): string => {
   const text = readResult(`/repo/${path}`, content);
-  return `${text === '' ? 0 : text.split('\n').length} lines, ${sha(text, 8)}`;
+  const lines = content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
+  return `${lines} lines, ${sha(text, 8)}`;
 };
 const files = { '/repo/a.ts': A, '/repo/b.ts': 'b' };
 

@@ -20,8 +20,8 @@ describe('trigger and placement', () => {
       content: [{ type: 'text', text: [
         header(1, 1, 1), '[turn 1]',
         reply(1, 'a is 1.'),
-        // Lines, fingerprint and size are those of what DSH's read logged: its envelope (7 lines).
-        `[files read this turn: a.ts (7 lines, ${sha(readResult('/repo/a.ts', 'export const a = 1;\n'), 8)}, step 1, seq 7 block 1, read window default, logged result)]`,
+        // Fingerprint and size are those of what DSH's read logged (its envelope); the lines are the file's the window shows (issue 30).
+        `[files read this turn: a.ts (1 lines, ${sha(readResult('/repo/a.ts', 'export const a = 1;\n'), 8)}, step 1, seq 7 block 1, read window default, logged result)]`,
         toolLine(1, 1, 7, 'read', [...readResult('/repo/a.ts', 'export const a = 1;\n')].length),
       ].join('\n') }],
       source: { kind: 'plugin', plugin: 'slice:history' },
