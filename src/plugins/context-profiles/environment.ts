@@ -1,11 +1,16 @@
-// Environment facts (spec CP-27): one `git status` per session, bounded by 600 ms, cached per
-// directory for 60 s, `unknown` on any failure or timeout; the probe never throws and never holds a
-// session up longer than its limit.
+// Environment facts (spec CP-27): one `git status` per session, cached per directory for 60 s,
+// `unknown` on any failure; the probe never throws. The facts go into the session's first runtime
+// snapshot, so they are part of every later request's prefix: they must depend on the repository's
+// state only, never on how busy the machine is. CP-27's 600 ms limit made a slow `git status` (a large
+// tree on a loaded host) read `unknown` where the same tree read `main`/`clean` a moment before, and
+// two identical sessions sent different bytes (issue 30). So the first assembly waits for git's
+// answer, and the time limit only guards against a git that hangs (a lock, a network filesystem).
 
 import { execFile } from 'node:child_process';
 
-/** CP-27: the probe's time limit and the per-directory cache lifetime. */
-export const PROBE_TIMEOUT_MS = 600;
+/** How long the probe waits for git before it gives up on a hung one (issue 30: not CP-27's 600 ms, which depended on load). */
+export const PROBE_TIMEOUT_MS = 10_000;
+/** CP-27: the per-directory cache lifetime. */
 export const PROBE_CACHE_MS = 60_000;
 export const UNKNOWN = 'unknown';
 
@@ -19,9 +24,13 @@ export interface EnvironmentFacts {
 /** Runs `git status --porcelain=v1 --branch` in `cwd` and resolves its stdout (rejects on failure). */
 export type GitStatusRunner = (cwd: string, timeoutMs: number) => Promise<string>;
 
-/** The real runner: one `git` process with the host's own timeout as a second guard. */
+/**
+ * The real runner: one `git` process with the host's own timeout as a second guard. With
+ * `--no-optional-locks` git does not refresh the index while it reads, so the probe writes nothing
+ * and never waits on another git's lock.
+ */
 export const runGitStatus: GitStatusRunner = (cwd, timeoutMs) => new Promise((resolve, reject) => {
-  execFile('git', ['status', '--porcelain=v1', '--branch'], { cwd, timeout: timeoutMs, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+  execFile('git', ['--no-optional-locks', 'status', '--porcelain=v1', '--branch'], { cwd, timeout: timeoutMs, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
 });
 
 /** Parses porcelain v1 output: `## <branch>[...upstream]` then one line per changed path. */

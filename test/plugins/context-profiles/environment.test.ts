@@ -2,7 +2,7 @@
 // failure, filtered for root sessions by the profile, kept for sub-agents.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -44,7 +44,7 @@ describe('the probe (CP-27)', () => {
     await probe.probe('/b');
     now = 60_000;
     expect(await probe.probe('/a')).toEqual({ cwd: '/a', gitBranch: 'main', workingTree: 'clean' });
-    expect(calls).toEqual(['/a@600', '/b@600', '/a@600']);
+    expect(calls).toEqual([`/a@${PROBE_TIMEOUT_MS}`, `/b@${PROBE_TIMEOUT_MS}`, `/a@${PROBE_TIMEOUT_MS}`]);
     const failing = new EnvironmentProbe(() => Promise.reject(new Error('no git')));
     const throwing = new EnvironmentProbe(() => {
       throw new Error('spawn failed');
@@ -56,7 +56,7 @@ describe('the probe (CP-27)', () => {
     ]);
   });
 
-  it('CP-27 a probe that does not answer within the limit settles as unknown', async () => {
+  it('CP-27 issue 30: a git that hangs (no answer within the limit) settles as unknown', async () => {
     vi.useFakeTimers();
     const probe = new EnvironmentProbe(() => new Promise<string>(() => {}));
     const facts = probe.probe('/slow');
@@ -81,7 +81,36 @@ function home(contextsOff: boolean): string {
 const snapshotText = (host: ReturnType<typeof createTestHost>, i: number) =>
   host.requests[i]!.messages.filter((m) => JSON.stringify(m.content).includes('Current runtime context')).map((m) => (m.content[0] as { text: string }).text);
 
+/** A `git` that answers like the real one, `seconds` late (as under load): first on PATH while `run` runs. */
+async function withSlowGit<T>(seconds: number, run: () => Promise<T>): Promise<T> {
+  const bin = mkdtempSync(join(tmpdir(), 'slow-git-'));
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep ${seconds}\nexec ${JSON.stringify(real)} "$@"\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path ?? ''}`;
+  try {
+    return await run();
+  } finally {
+    process.env.PATH = path;
+  }
+}
+
 describe('the context in sessions (CP-25, CP-27)', () => {
+  it('CP-27 issue 30: equal repository state gives equal bytes when git is slow (a second late, as on a loaded machine)', async () => {
+    const cwd = repo();
+    writeFileSync(join(cwd, 'dirty.txt'), 'x');
+    const session = async () => {
+      const host = createTestHost({ dshHome: home(false), cwd });
+      host.use(contextProfiles, {});
+      await host.run('hi', reply);
+      return snapshotText(host, 0);
+    };
+    const fast = await session();
+    expect(fast[0]).toContain('- git branch: work\n- working tree: modified');
+    expect(await withSlowGit(1, session)).toEqual(fast);
+  });
+
   it('CP-27 a root session gets the facts of its cwd once; they stay fixed when the tree changes', async () => {
     const cwd = repo();
     const host = createTestHost({ dshHome: home(false), cwd });
