@@ -144,6 +144,12 @@ export const RUNTIME_CONTEXT_INTRO = 'Current runtime context. This snapshot sup
  * resume): its seqs are format-3 locators as they stand, and the tape's texts keep saying 3.
  */
 export const SESSION_FORMAT_VERSION = 3;
+/**
+ * DSH's spill limit (the headless profile's `spill-policy` `maxInlineBytes`): a tool result whose
+ * text is over this many UTF-8 bytes reaches the model as a preview with the path of a file holding
+ * the rest (`read` is exempt).
+ */
+export const SPILL_INLINE_BYTES = 50_000;
 /** Message source kinds of DSH's instruction loader (current and older) and its time sampler (seed 004). */
 export const InstructionSourceKind = { current: 'agent-instructions', legacy: 'workspace-instructions' } as const;
 export const TIME_CONTEXT_KIND = 'time-context';

@@ -8,6 +8,7 @@ import type { SpillStore } from '../../host/spill.js';
 import { checkGrepWork, compileGrep } from './grep.js';
 import { Ledger, resultBlocks, type ToolResultBlock } from './ledger.js';
 import { parseOrdinal } from './recall.js';
+import { pageAnswer, paginate, type LocatorArgs } from './pages.js';
 import { restoreParts } from './spill.js';
 
 /** The ST-32 refusal, exact. */
@@ -23,6 +24,7 @@ export interface ExpandArgs {
   readonly block?: unknown;
   readonly grep?: unknown;
   readonly lines?: unknown;
+  readonly page?: unknown;
 }
 
 const describe = (value: unknown): string => JSON.stringify(value) ?? String(value);
@@ -97,7 +99,9 @@ async function blockText(block: ToolResultBlock, where: string, store: SpillStor
 /**
  * The selected result's original text: verbatim for one block; for an event with several sibling
  * results and no `block`, each under a `[block B of N · <tool>]` line. Spilled parts are restored
- * each on its own; one that cannot be restored is an error naming where the text is.
+ * each on its own; one that cannot be restored is an error naming where the text is. A text over
+ * one page (pages.ts) comes a page at a time (`page`, default 1), under a header line naming the
+ * page, its byte range and the next page's call; the pages' texts joined are the text.
  */
 export async function expandResult(events: readonly SessionEvent[], args: ExpandArgs, store: SpillStore | undefined, signal?: AbortSignal): Promise<string> {
   const event = select(events, args);
@@ -110,10 +114,25 @@ export async function expandResult(events: readonly SessionEvent[], args: Expand
     if (n > blocks.length) throw new Error(`expand_result: no result block ${n} at seq ${event.seq} (it has ${blocks.length})`);
     chosen = [chosen[n - 1]!];
   }
+  const page = args.page === undefined ? undefined : ordinal(args.page);
+  if (args.page !== undefined && page === undefined) throw new Error(`expand_result: page must be a positive integer, got ${describe(args.page)}`);
   const texts: string[] = [];
   for (const { block, index } of chosen) {
     const text = filter(await blockText(block, `seq ${event.seq} block ${index}`, store, signal), args);
     texts.push(chosen.length > 1 ? `[block ${index} of ${blocks.length} · ${ledger.toolName(block.toolCallId)}]\n${text}` : text);
   }
-  return texts.join('\n');
+  const text = texts.join('\n');
+  // One page: the original itself. Over a page (issue 30): the page asked for, or the first, with a
+  // header naming the next, so no answer is over DSH's spill limit.
+  if (paginate(text).length === 1) {
+    if (page !== undefined && page > 1) throw new Error(`expand_result: page ${page} does not exist; the result has 1 page`);
+    return text;
+  }
+  const locator: LocatorArgs = {
+    seq: event.seq,
+    ...(chosen.length === 1 && blocks.length > 1 ? { block: chosen[0]!.index } : {}),
+    ...(typeof args.lines === 'string' && args.lines !== '' ? { lines: args.lines } : {}),
+    ...(typeof args.grep === 'string' && args.grep !== '' ? { grep: args.grep } : {}),
+  };
+  return pageAnswer(locator, text, page ?? 1);
 }

@@ -5,10 +5,11 @@
 
 import { utf8Length } from '../../engine/index.js';
 import type { ContentBlock } from '../../host/message.js';
-import { SESSION_FORMAT_VERSION, SessionEventType } from '../../host/names.js';
+import { SessionEventType } from '../../host/names.js';
 import type { Session, SessionEvent } from '../../host/session.js';
 import type { FoldConfig } from './config.js';
 import { isOriginal, Ledger, resultBlocks, textOf, type ToolResultBlock, type ToolResultData } from './ledger.js';
+import { resultLocator } from './pages.js';
 import { parseOrdinal } from './recall.js';
 import { excerpt } from './render.js';
 import { RECALL_TOOLS } from './search.js';
@@ -24,9 +25,12 @@ export interface PlannedFold {
   readonly data: ToolResultData;
 }
 
-/** The first line of a condensed view: where it was and the exact call that returns it in full. */
-export function foldHeader(turn: number, step: number, call: number, chars: number, seq: number): string {
-  return `[condensed tool result · turn ${turn} step ${step} call ${call} · ${chars} chars · full text: expand_result({"seq":${seq},"formatVersion":${SESSION_FORMAT_VERSION}})]`;
+/**
+ * The first line of a condensed view: where it was and the exact call(s) that return it in full (one
+ * per page for a result over one page, so all come back in one step: issue 30).
+ */
+export function foldHeader(turn: number, step: number, call: number, chars: number, locator: string): string {
+  return `[condensed tool result · turn ${turn} step ${step} call ${call} · ${chars} chars · full text: ${locator}]`;
 }
 
 /** Resource identity for backoff: the tool and its path, or its whole arguments when it has none. */
@@ -51,7 +55,10 @@ function condensed(ledger: Ledger, original: SessionEvent, block: ToolResultBloc
   const data = original.data as ToolResultData;
   const text = textOf(block.content);
   const call = ledger.stepResults(data.turn, data.step).findIndex((e) => e.seq === original.seq) + 1;
-  const view = `${foldHeader(data.turn, data.step, call, ops.codePointLength(text), original.seq)}\n${excerpt(ops, text, 0, FOLD_HEAD, FOLD_TAIL, (k) => `…[+${k} chars]…`)}`;
+  const blocks = resultBlocks(original);
+  const index = blocks.indexOf(block);
+  const locator = resultLocator({ seq: original.seq, ...(blocks.length > 1 ? { block: index + 1 } : {}) }, text);
+  const view = `${foldHeader(data.turn, data.step, call, ops.codePointLength(text), locator)}\n${excerpt(ops, text, 0, FOLD_HEAD, FOLD_TAIL, (k) => `…[+${k} chars]…`)}`;
   return [{ type: 'text', text: view }, ...block.content.filter((b) => b.type !== 'text')];
 }
 

@@ -54,6 +54,31 @@ export function textOf(content: readonly ContentBlock[]): string {
   return text;
 }
 
+/** Arguments that say what a call is about, in the order one is chosen. */
+const SUBJECT_ARGUMENTS = ['file_path', 'path', 'filePath', 'pattern', 'command', 'query', 'url'];
+
+/**
+ * What a call was about, for the tape line that locates its result (issue 30): the path, pattern,
+ * command, query or URL it was given (a grep's pattern and path both), so a model can tell two calls
+ * of one turn apart; undefined when the arguments name none.
+ * @param name - the tool.
+ * @param argsJson - the call's arguments as the model wrote them.
+ * @returns the subject text, untrusted and uncut.
+ */
+export function callSubject(name: string, argsJson: string | undefined): string | undefined {
+  let args: unknown;
+  try {
+    args = JSON.parse(argsJson ?? '');
+  } catch {
+    return undefined;
+  }
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const a = args as Record<string, unknown>;
+  if (name === 'grep' && typeof a.pattern === 'string') return typeof a.path === 'string' ? `${a.pattern} in ${a.path}` : a.pattern;
+  const key = SUBJECT_ARGUMENTS.find((k) => typeof a[k] === 'string' && a[k] !== '');
+  return key === undefined ? undefined : (a[key] as string);
+}
+
 /** The message a surface event projects. */
 export function messageOf(event: SessionEvent): Message | undefined {
   if (event.type === SessionEventType.userMessage) return event.data as Message;

@@ -171,8 +171,9 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else list.push(value);
 }
 
+/** Where a read is in the log (ST-24, without the step since issue 30: steps shift when a turn gains one). */
 function location(read: ReadRef): string {
-  return read.block === undefined ? `step ${read.step}, dispatch seq ${read.seq}` : `step ${read.step}, seq ${read.seq} block ${read.block}`;
+  return read.block === undefined ? `dispatch seq ${read.seq}` : `seq ${read.seq} block ${read.block}`;
 }
 
 /** Caps applied when an entry must shrink (ST-23 step 2); `undefined` fields mean no cap. */

@@ -7,6 +7,7 @@ import { SESSION_FORMAT_VERSION, SessionEventType } from '../../host/names.js';
 import type { SessionEvent } from '../../host/session.js';
 import type { SpillStore } from '../../host/spill.js';
 import { isOriginal, Ledger, resultBlocks, textOf, type ToolResultData } from './ledger.js';
+import { resultLocator } from './pages.js';
 import { restoreParts } from './spill.js';
 import type { TextOps } from './text.js';
 
@@ -56,7 +57,8 @@ function resultLines(event: SessionEvent, ledger: Ledger, ops: TextOps): string[
   const step = (event.data as ToolResultData).step;
   return blocks.map((b, i) => {
     const block = blocks.length > 1 ? i + 1 : undefined;
-    return `[tool step ${step} seq ${event.seq}${block === undefined ? '' : ` block ${block}`} · ${ledger.toolName(b.toolCallId)} · ${ops.codePointLength(textOf(b.content))} chars · ${seqLocator(event.seq, block)}]`;
+    const text = textOf(b.content);
+    return `[tool step ${step} seq ${event.seq}${block === undefined ? '' : ` block ${block}`} · ${ledger.toolName(b.toolCallId)} · ${ops.codePointLength(text)} chars · ${resultLocator({ seq: event.seq, ...(block !== undefined ? { block } : {}) }, text)}]`;
   });
 }
 

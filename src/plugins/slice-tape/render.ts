@@ -3,7 +3,6 @@
 // `TextOps` passed in; `entryMaxChars` is a hard cap, met by reducing in the specified order and,
 // as the last resort, by the compact form. Locators and recall calls are never cut.
 
-import { SESSION_FORMAT_VERSION } from '../../host/names.js';
 import { FULL_READ_INDEX, readIndexLine, type ReadHistory, type ReadIndexCaps, type ReadRef } from './reads.js';
 import { tailCodePoints, type TextOps } from './text.js';
 
@@ -14,8 +13,6 @@ export const SNAPSHOT_NOTE_PREFIX = '[slice note · ';
 /** Sealed user messages longer than `pinUserChars` keep this head and tail (ST-21). */
 export const USER_HEAD = 600;
 export const USER_TAIL = 300;
-/** Tool lines per turn (ST-22). */
-export const TOOL_LINES_PER_TURN = 6;
 /** Hex digits of the reply marker's SHA-256 (X-01). */
 const REPLY_HASH_HEX = 12;
 /** Reply head and tail once excerpts must narrow (ST-23 step 2), before the divisor. */
@@ -26,14 +23,21 @@ const READ_LABEL = 160;
 const READ_LINE = 1600;
 /** Narrowing divisors for ST-23 step 2. */
 const DIVISORS = [2, 4, 8, 16];
+/** Code points of a tool line's subject before narrowing. */
+const SUBJECT_MAX = 160;
 
-/** One tool/result of a sealed turn, by its original append record. */
+/** One result block of a sealed turn, by its original append record. */
 export interface ToolLine {
-  readonly step: number;
   readonly seq: number;
+  /** Set when the logged event holds several result blocks. */
+  readonly block?: number;
   readonly name: string;
+  /** What the call was about: its path, pattern, command or query, as the model wrote it. */
+  readonly subject?: string;
   /** Code points of the result text. */
   readonly size: number;
+  /** The exact call(s) that return it: one `expand_result`, or one per page. */
+  readonly locator: string;
 }
 
 /** What one sealed turn contributes to an entry. */
@@ -50,7 +54,8 @@ export interface TurnItem {
 }
 
 interface Level {
-  readonly tools: boolean;
+  /** Code points of a tool line's subject. */
+  readonly subject: number;
   /** Users at most this long stay verbatim (pinUserChars, or 0 once narrowing). */
   readonly verbatimUser: number;
   readonly userHead: number;
@@ -87,14 +92,24 @@ export function snapshotNote(owners: readonly number[]): string {
   return `${SNAPSHOT_NOTE_PREFIX}${noun} superseded by a later one; not repeated here · verbatim: ${turns.map((t) => `recall_turn({"turn":"${t}"})`).join(', ')}]`;
 }
 
-/** `[tool turn N step S seq Q · <name> · <size> chars · expand_result({"seq":Q,"formatVersion":3})]` (ST-22). */
-export function toolLine(turn: number, tool: ToolLine): string {
-  return `[tool turn ${turn} step ${tool.step} seq ${tool.seq} · ${tool.name} · ${tool.size} chars · expand_result({"seq":${tool.seq},"formatVersion":${SESSION_FORMAT_VERSION}})]`;
+/**
+ * `[tool turn N seq Q[ block B] · <name> <"subject"> · <size> chars · <locator>]` (ST-22, issue 30):
+ * the call's subject tells which of a turn's calls it was, and no step number (steps shift when a
+ * turn gains one). `subjectMax` caps the subject (code points, `…` where cut); the locator is whole.
+ */
+export function toolLine(ops: TextOps, turn: number, tool: ToolLine, subjectMax = SUBJECT_MAX): string {
+  const subject = tool.subject === undefined ? '' : ` ${JSON.stringify(ops.codePointLength(tool.subject) > subjectMax ? `${ops.capCodePoints(tool.subject, Math.max(1, subjectMax - 1))}…` : tool.subject)}`;
+  return `[tool turn ${turn} seq ${tool.seq}${tool.block === undefined ? '' : ` block ${tool.block}`} · ${tool.name}${subject} · ${tool.size} chars · ${tool.locator}]`;
 }
 
-/** The entry header (ST-20); `<n>` and `<q>` are literal placeholders. */
+/**
+ * The entry header (ST-20, shortened by issue 30: the recall guidance lives in the recall tools'
+ * descriptions, sent once with the tools, instead of in every entry): the span, the count, and the
+ * call that returns a turn's dialogue.
+ */
 export function entryHeader(first: number, last: number, count: number): string {
-  return `${TAPE_PREFIX}${first}-${last} · ${count} turn(s) sealed · recall_turn({"turn":"<n>","view":"dialogue"}) returns a turn's dialogue; expand_result({"seq":<q>,"formatVersion":${SESSION_FORMAT_VERSION}}) returns a tool result]`;
+  const recall = first === last ? `recall_turn({"turn":"${first}","view":"dialogue"})` : `recall_turn({"turn":"<n>","view":"dialogue"}) for turn n`;
+  return `${TAPE_PREFIX}${first}-${last} · ${count} turn(s) sealed · ${recall}]`;
 }
 
 /** The compact form, used when nothing else fits (ST-23 step 3 [U]). */
@@ -117,22 +132,21 @@ function renderAt(ops: TextOps, items: readonly TurnItem[], history: ReadHistory
       lines.push(replyFrame(ops, item.turn, reply));
     }
     if (item.reads.length > 0) lines.push(readIndexLine(item.reads, item.turn, history, ops, level.reads));
-    if (level.tools && item.tools.length > 0) {
-      for (const tool of item.tools.slice(0, TOOL_LINES_PER_TURN)) lines.push(toolLine(item.turn, tool));
-      const more = item.tools.length - TOOL_LINES_PER_TURN;
-      if (more > 0) lines.push(`[+${more} more tool results · recall_turn({"turn":"${item.turn}","view":"dialogue"})]`);
-    }
+    for (const tool of item.tools) lines.push(toolLine(ops, item.turn, tool, level.subject));
   }
   return lines.join('\n');
 }
 
-/** The reduction ladder of ST-23: whole, then without tool lines, then narrower and narrower. */
+/**
+ * The reduction ladder of ST-23, with issue 30's change: a tool line is a result's locator, so it is
+ * never dropped; excerpts, the read index and subjects narrow instead, then the compact form.
+ */
 function levels(pinUserChars: number): Level[] {
-  const whole: Level = { tools: true, verbatimUser: pinUserChars, userHead: USER_HEAD, userTail: USER_TAIL, reads: FULL_READ_INDEX };
-  const ladder = [whole, { ...whole, tools: false }];
+  const whole: Level = { subject: SUBJECT_MAX, verbatimUser: pinUserChars, userHead: USER_HEAD, userTail: USER_TAIL, reads: FULL_READ_INDEX };
+  const ladder = [whole];
   for (const d of DIVISORS) {
     ladder.push({
-      tools: false, verbatimUser: 0, userHead: Math.floor(USER_HEAD / d), userTail: Math.floor(USER_TAIL / d),
+      subject: Math.floor(SUBJECT_MAX / d), verbatimUser: 0, userHead: Math.floor(USER_HEAD / d), userTail: Math.floor(USER_TAIL / d),
       replyHead: Math.floor(REPLY_HEAD / d), replyTail: Math.floor(REPLY_TAIL / d),
       reads: { entries: Math.max(1, Math.floor(FULL_READ_INDEX.entries / d)), label: Math.floor(READ_LABEL / d), line: Math.floor(READ_LINE / d) },
     });

@@ -8,9 +8,11 @@ import { RUNTIME_CONTEXT_PLUGIN, SessionEventType, SourceKind } from '../../host
 import type { Session, SessionEvent } from '../../host/session.js';
 import { isPluginSource } from '../../host/visibility.js';
 import type { HistoryConfig } from './config.js';
-import { isOriginal, Ledger, messageOf, resultBlocks, textOf, type ToolResultData } from './ledger.js';
+import { callSubject, isOriginal, Ledger, messageOf, resultBlocks, textOf } from './ledger.js';
 import { readHistory, readsForResult, type FingerprintCache, type ReadHistory } from './reads.js';
+import { resultLocator } from './pages.js';
 import { hasEntryPrefix, renderEntry, type TurnItem } from './render.js';
+import { RECALL_TOOLS } from './search.js';
 import type { TextOps } from './text.js';
 
 /** The `plugin` of an entry's source `{ kind: 'plugin', plugin: 'slice:history' }` (ST-14). */
@@ -189,9 +191,19 @@ function collectItems(run: readonly Node[], ledger: Ledger, history: ReadHistory
       // where a later replacement holds only a condensed view.
       const original = ledger.originalResult(node.seq) ?? event;
       const blocks = resultBlocks(original);
-      const names = [...new Set(blocks.map((b) => ledger.toolName(b.toolCallId)))];
-      const size = blocks.reduce((n, b) => n + ops.codePointLength(textOf(b.content)), 0);
-      item.tools.push({ step: (original.data as ToolResultData).step, seq: original.seq, name: names.join(', ') || 'tool', size });
+      const tools = item.tools;
+      blocks.forEach((b, i) => {
+        const name = ledger.toolName(b.toolCallId);
+        // A recall's answer is a copy of history that has its own locator (ST-34 leaves it out of search too).
+        if (RECALL_TOOLS.includes(name)) return;
+        const text = textOf(b.content);
+        const block = blocks.length > 1 ? i + 1 : undefined;
+        const subject = callSubject(name, ledger.calls.get(b.toolCallId)?.arguments);
+        tools.push({
+          seq: original.seq, ...(block !== undefined ? { block } : {}), name, ...(subject !== undefined ? { subject } : {}),
+          size: ops.codePointLength(text), locator: resultLocator({ seq: original.seq, ...(block !== undefined ? { block } : {}) }, text),
+        });
+      });
       item.reads.push(...readsForResult(history, original));
     }
   }

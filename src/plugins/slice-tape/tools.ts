@@ -36,13 +36,13 @@ function turnArgument(tool: string, value: unknown): number {
   return turn;
 }
 
-const TURN = { description: 'The turn: "7", 7 or "slice-turn-7".', oneOf: [{ type: 'string' }, { type: 'integer' }] };
+const TURN = { oneOf: [{ type: 'string' }, { type: 'integer' }] };
 
 /** recall_turn({turn, view?}). */
 export function recallTurnTool(ops: TextOps): ToolDefinition {
   return {
     name: 'recall_turn',
-    description: 'Return an earlier turn of this session from the durable log, exactly as recorded: view "full" (default) gives its user and assistant text, generated context and every original record with tool metadata; view "dialogue" gives each user and assistant text once and every tool result as an expand_result locator. Use it when a [slice tape v1 …] entry names or cuts a turn. ' + ABSENCE_GUIDANCE,
+    description: 'An earlier turn of this session from the durable log, as recorded: view "dialogue" gives each user and assistant text once and every tool result as its expand_result locator; view "full" (default) adds generated context and every original record. ' + ABSENCE_GUIDANCE,
     parameters: { type: 'object', properties: { turn: TURN, view: { type: 'string', enum: ['full', 'dialogue'] } }, required: ['turn'] },
     output: TEXT_OUTPUT,
     async execute(args, exec) {
@@ -58,7 +58,7 @@ export function recallTurnTool(ops: TextOps): ToolDefinition {
 export function recallStepTool(ctx: Context): ToolDefinition {
   return {
     name: 'recall_step',
-    description: 'Return the recorded tool calls and results of one step of a turn. Spilled results are restored from the spill store when it is available; otherwise they are labelled as previews with the exact expand_result locator. ' + ABSENCE_GUIDANCE,
+    description: 'The recorded tool calls and results of one step of a turn; a result the host spilled is restored, or labelled a preview with its locator. ' + ABSENCE_GUIDANCE,
     parameters: { type: 'object', properties: { turn: TURN, step: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }, required: ['turn', 'step'] },
     output: TEXT_OUTPUT,
     async execute(args, exec) {
@@ -75,10 +75,10 @@ export function expandResultTool(ctx: Context): ToolDefinition {
   const int = { oneOf: [{ type: 'integer' }, { type: 'string' }] };
   return {
     name: 'expand_result',
-    description: `Return a logged tool result verbatim: by {"seq":Q,"formatVersion":${SESSION_FORMAT_VERSION}} (the durable log id shown on tape tool lines and recall pages) or by {"turn":T,"step":S,"call":C} ordinals (call defaults to 1). A numeric seq without the current formatVersion is refused: take a fresh locator from recall_turn's dialogue view or recall_search. Optional: block (1-based, for events with several results), lines ("a-b", 1-based inclusive), grep (regular expression). ` + ABSENCE_GUIDANCE,
+    description: `A logged tool result verbatim, by the locator a tape line or recall page shows ({"seq":Q,"formatVersion":${SESSION_FORMAT_VERSION}}; a seq without that formatVersion is refused) or by {"turn":T,"step":S,"call":C}. A result over one page comes in pages: ask for every page its locator names. Optional: block, lines ("a-b"), grep (regular expression). ` + ABSENCE_GUIDANCE,
     parameters: {
       type: 'object',
-      properties: { seq: int, formatVersion: { type: 'integer' }, turn: int, step: int, call: int, block: int, lines: { type: 'string' }, grep: { type: 'string' } },
+      properties: { seq: int, formatVersion: { type: 'integer' }, turn: int, step: int, call: int, block: int, lines: { type: 'string' }, grep: { type: 'string' }, page: int },
     },
     output: TEXT_OUTPUT,
     async execute(args, exec) {
@@ -92,14 +92,14 @@ export function expandResultTool(ctx: Context): ToolDefinition {
 export function recallSearchTool(ops: TextOps): ToolDefinition {
   return {
     name: 'recall_search',
-    description: `Search this session's durable history when you need something said or done earlier but do not know the turn. Default kinds: user and assistant text, generated context (plugin messages such as runtime snapshots), tool inputs and tool errors; scope "auto" (default) also admits raw tool output through at most ${TOOL_OUTPUT_SLOTS} hits of ${TOOL_SNIPPET_CHARS} characters, scope "dialogue" skips it, and explicit kinds override scope (kinds ["tool_output"] searches tool output without the slot bound). Every hit ends with the exact follow-up call. Recall tools' own inputs and outputs are not indexed. ` + ABSENCE_GUIDANCE,
+    description: `Search this session's history for something said or done earlier: user and assistant text, generated context, tool inputs and errors, and with scope "auto" (default) at most ${TOOL_OUTPUT_SLOTS} tool-output hits of ${TOOL_SNIPPET_CHARS} characters; scope "dialogue" skips tool output, kinds override scope. Each hit ends with the call that returns it. ` + ABSENCE_GUIDANCE,
     parameters: {
       type: 'object',
       properties: {
         query: { type: 'string' },
         scope: { type: 'string', enum: ['auto', 'dialogue'] },
         kinds: { type: 'array', items: { type: 'string', enum: [...SEARCH_KINDS] } },
-        limit: { type: 'integer', description: `Hits besides tool-output slots, 1-${MAX_SEARCH_LIMIT}; default ${DEFAULT_SEARCH_LIMIT}.` },
+        limit: { type: 'integer', description: `1-${MAX_SEARCH_LIMIT}, default ${DEFAULT_SEARCH_LIMIT}` },
       },
       required: ['query'],
     },

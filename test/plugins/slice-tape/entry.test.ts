@@ -85,12 +85,12 @@ describe('reply frame', () => {
     await host.run('next', [{ text: 'ok' }]);
     const h = sha(text, 12);
     const seq = host.session.events.find((e) => e.type === 'tool/result')!.seq;
-    expect(visibleEntries(host)[0]).toBe(`${header(1, 1, 1)}\n[turn 1]\nq\n[reply slice-turn-1 @sha256:${h}]\n${text}\n[end reply @sha256:${h}]\n${toolLine(1, 1, seq, 'echo', 1)}`);
+    expect(visibleEntries(host)[0]).toBe(`${header(1, 1, 1)}\n[turn 1]\nq\n[reply slice-turn-1 @sha256:${h}]\n${text}\n[end reply @sha256:${h}]\n${toolLine(1, seq, 'echo', 1)}`);
   });
 });
 
 describe('tool lines', () => {
-  it('ST-22 at most 6 per turn, each naming the original tool/result seq, the tool and the size in code points; bodies are never copied', async () => {
+  it('ST-22 issue 30: one line per result, never dropped (no per-turn cap), each naming the original tool/result seq, the tool, the size in code points and the locator, not the step; bodies are never copied', async () => {
     const host = tapeHost({ history: { pinFirstTurn: false } });
     mountEcho(host);
     const texts = ['短文本', '😀😀', 'x'.repeat(10), '', 'a\nb', '字😀a', 'seventh'];
@@ -98,43 +98,72 @@ describe('tool lines', () => {
     await host.run('next', [{ text: 'ok' }]);
     const results = host.session.events.filter((e) => e.type === 'tool/result').map((e) => e.seq);
     const entry = visibleEntries(host)[0]!;
-    expect(entry).toBe([
-      header(1, 1, 1), '[turn 1]', 'q', reply(1, 'done'),
-      ...texts.slice(0, 6).map((t, i) => toolLine(1, 1, results[i]!, 'echo', cp(t))),
-      '[+1 more tool results · recall_turn({"turn":"1","view":"dialogue"})]',
-    ].join('\n'));
-    expect(entry.includes('seventh')).toBe(false);
+    expect(entry).toBe([header(1, 1, 1), '[turn 1]', 'q', reply(1, 'done'), ...texts.map((t, i) => toolLine(1, results[i]!, 'echo', cp(t)))].join('\n'));
+    expect(entry.includes('"seventh"')).toBe(false);
+  });
+
+  it('ST-22 issue 30: a line names the call\'s subject (path, pattern and path of a grep, command, query), JSON-quoted, cut at 160 code points but never its locator', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    mountEcho(host);
+    for (const name of ['grep', 'bash', 'search']) host.ctx.tools!.register({ ...echo, name });
+    const long = `echo ${'字'.repeat(200)}\nexit 0`;
+    await host.run('q', [{ tools: [
+      { name: 'grep', id: 'g', input: { pattern: 'a(b', path: 'src', text: 'hit' } },
+      { name: 'bash', id: 'b', input: { command: long, text: 'ran' } },
+      { name: 'search', id: 's', input: { query: 'x "y"', text: 'found' } },
+      { name: 'echo', id: 'e', input: { text: 'no subject' } },
+    ] }, { text: 'done' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    const [g, b, q, e] = host.session.events.filter((ev) => ev.type === 'tool/result').map((ev) => ev.seq);
+    expect(visibleEntries(host)[0]!.split('\n').slice(-4)).toEqual([
+      toolLine(1, g!, 'grep', 3, 'a(b in src'),
+      toolLine(1, b!, 'bash', 3, `${Array.from(long).slice(0, 159).join('')}…`),
+      toolLine(1, q!, 'search', 5, 'x "y"'),
+      toolLine(1, e!, 'echo', 10),
+    ]);
+  });
+
+  it('ST-22 issue 30: the recall tools\' own answers get no line (they are copies of results that have one)', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    mountEcho(host);
+    await host.run('q', [{ tools: [{ name: 'echo', id: 'e', input: { text: 'x' } }] }, { text: 'a' }]);
+    const seq = host.session.events.find((ev) => ev.type === 'tool/result')!.seq;
+    await host.run('again', [{ tools: [{ name: 'expand_result', id: 'x', input: { seq, formatVersion: 3 } }, { name: 'recall_turn', id: 't', input: { turn: 1 } }] }, { text: 'b' }]);
+    await host.run('end', [{ text: 'c' }]);
+    expect(visibleEntries(host)[1]).toBe([header(2, 2, 1), '[turn 2]', 'again', reply(2, 'b')].join('\n'));
   });
 
   it('ST-22 an unknown call id is named "tool"', () => {
-    const item: TurnItem = { turn: 3, users: [], snapshots: [], reply: '', tools: [{ step: 2, seq: 40, name: 'tool', size: 1 }], reads: [] };
-    expect(renderEntry(engineText, [item], { reads: [], prior: new Map() }, 1200, 8000)).toBe([header(3, 3, 1), '[turn 3]', toolLine(3, 2, 40, 'tool', 1)].join('\n'));
+    const item: TurnItem = { turn: 3, users: [], snapshots: [], reply: '', tools: [{ seq: 40, name: 'tool', size: 1, locator: 'expand_result({"seq":40,"formatVersion":3})' }], reads: [] };
+    expect(renderEntry(engineText, [item], { reads: [], prior: new Map() }, 1200, 8000)).toBe([header(3, 3, 1), '[turn 3]', toolLine(3, 40, 'tool', 1)].join('\n'));
   });
 });
 
 describe('entryMaxChars', () => {
   const item = (turn: number, user: string, replyText: string, tools = 0): TurnItem => ({
     turn, users: [user], snapshots: [], reply: replyText, reads: [],
-    tools: Array.from({ length: tools }, (_, i) => ({ step: 1, seq: 100 * turn + i, name: 'read', size: 12345 })),
+    tools: Array.from({ length: tools }, (_, i) => ({ seq: 100 * turn + i, name: 'read', subject: `packages/app/src/module-${i}.ts`, size: 12345, locator: `expand_result({"seq":${100 * turn + i},"formatVersion":3})` })),
   });
   const none = { reads: [], prior: new Map() } as const;
 
-  it('ST-23 step 1: tool lines go first', () => {
+  it('ST-23 issue 30: tool lines are never dropped: subjects narrow with the excerpts, and the locators stay whole', () => {
     const items = [item(1, 'u', 'r', 6)];
     const full = renderEntry(engineText, items, none, 1200, 8000);
-    const noTools = [header(1, 1, 1), '[turn 1]', 'u', reply(1, 'r')].join('\n');
-    expect(cp(full)).toBeGreaterThan(cp(noTools));
-    expect(renderEntry(engineText, items, none, 1200, cp(full) - 1)).toBe(noTools);
+    const narrowed = renderEntry(engineText, items, none, 1200, cp(full) - 1);
+    // Nothing else can narrow here, so the ladder goes down to subjects of 160 / 8 = 20 code points.
+    expect(narrowed).toBe([header(1, 1, 1), '[turn 1]', 'u', reply(1, 'r'), ...items[0]!.tools.map((t) => toolLine(1, t.seq, 'read', 12345, `${t.subject!.slice(0, 19)}…`))].join('\n'));
+    expect(narrowed.match(/expand_result\(\{"seq":\d+,"formatVersion":3\}\)/g)).toHaveLength(6);
     expect(renderEntry(engineText, items, none, 1200, cp(full))).toBe(full);
   });
 
   it('ST-23 step 2: user and reply excerpts narrow, counted in code points, keeping the recall marker', () => {
     const user = '字'.repeat(1000);
     const answer = '😀'.repeat(2000);
-    const text = renderEntry(engineText, [item(1, user, answer, 3)], none, 1200, 2000);
-    // Half of 600/300 for the user and of 1400/500 for the reply.
+    const three = item(1, user, answer, 3);
+    const text = renderEntry(engineText, [three], none, 1200, 2000);
+    // Half of 600/300 for the user and of 1400/500 for the reply; the tool lines stay (issue 30).
     const expectedReply = `${'😀'.repeat(700)}…[+1050 chars, recall_turn]…${'😀'.repeat(250)}`;
-    expect(text).toBe([header(1, 1, 1), '[turn 1]', `${'字'.repeat(300)}…[+550 chars, recall_turn]…${'字'.repeat(150)}`, reply(1, expectedReply)].join('\n'));
+    expect(text).toBe([header(1, 1, 1), '[turn 1]', `${'字'.repeat(300)}…[+550 chars, recall_turn]…${'字'.repeat(150)}`, reply(1, expectedReply), ...three.tools.map((t) => toolLine(1, t.seq, 'read', 12345, t.subject))].join('\n'));
     expect(cp(text)).toBeLessThanOrEqual(2000);
     expect(text.length).toBeGreaterThan(2000); // UTF-16 length would have refused it: the cap is in code points
   });
@@ -154,7 +183,9 @@ describe('entryMaxChars', () => {
       const items = specs.map((s, i) => item(i + 1, s.user, s.reply, s.tools));
       const text = renderEntry(engineText, items, none, 1200, cap);
       expect(cp(text)).toBeLessThanOrEqual(cap);
-      for (const match of text.matchAll(/expand_result\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"seq":\d+,"formatVersion":3\}$|^\{"seq":<q>,"formatVersion":3\}$/);
+      for (const match of text.matchAll(/expand_result\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"seq":\d+,"formatVersion":3\}$/);
+      // Every tool line (issue 30: never dropped) unless the compact form replaced the body.
+      if (!text.includes(' · details: ')) expect(text.match(/^\[tool turn /gm)?.length ?? 0).toBe(specs.reduce((n, x) => n + x.tools, 0));
       for (const match of text.matchAll(/recall_turn\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"turn":"(\d+|<n>)"(,"view":"dialogue")?\}$/);
       for (const match of text.matchAll(/\[reply slice-turn-(\d+) @sha256:([0-9a-f]{12})\]\n([\s\S]*?)\n\[end reply @sha256:([0-9a-f]{12})\]/g)) {
         expect(match[2]).toBe(match[4]);

@@ -43,11 +43,11 @@ const seen = (path: string, content: string): string => {
 const files = { '/repo/a.ts': A, '/repo/b.ts': 'b' };
 
 describe('line format', () => {
-  it('ST-24 ST-28 a direct read names lines, 8-hex fingerprint, step, seq and block, window and the logged result', async () => {
+  it('ST-24 ST-28 a direct read names lines, 8-hex fingerprint, seq and block (issue 30: no step), window and the logged result', async () => {
     const host = tapeHost({}, { files });
     await host.run('q', [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, step 1, seq ${resultSeqs(host)[0]} block 1, read window default, logged result)]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, seq ${resultSeqs(host)[0]} block 1, read window default, logged result)]`);
   });
 
   it('ST-24 the window is the JSON of the non-path arguments, keys sorted; an empty text has 0 lines', async () => {
@@ -56,7 +56,7 @@ describe('line format', () => {
     await host.run('q', [{ tools: [{ name: 'read_file', input: { path: 'a.ts', offset: 1, limit: 1 } }, { name: 'read', input: { file_path: 'empty.txt' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     const [r1, r2] = resultSeqs(host);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (1 lines, ${sha('two', 8)}, step 1, seq ${r1} block 1, read_file window {"limit":1,"offset":1}, logged result), empty.txt (${seen('empty.txt', '')}, step 1, seq ${r2} block 1, read window default, logged result)]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (1 lines, ${sha('two', 8)}, seq ${r1} block 1, read_file window {"limit":1,"offset":1}, logged result), empty.txt (${seen('empty.txt', '')}, seq ${r2} block 1, read window default, logged result)]`);
   });
 
   it.each(['ptc-dispatch', 'code-dispatch'] as const)('ST-24 ST-28 a nested read (%s records) points to the dispatch and says the model may not have seen it', async (records) => {
@@ -64,7 +64,7 @@ describe('line format', () => {
     await host.run('q', [{ tools: [{ name: 'run_code', input: { calls: [{ name: 'read', input: { file_path: 'a.ts' } }] } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     const dispatch = dispatchSeqs(host, `tool/${records}`)[0];
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, step 1, dispatch seq ${dispatch}, read window default, code log; model visibility not implied; recall_turn({"turn":"1","view":"full"}))]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, dispatch seq ${dispatch}, read window default, code log; model visibility not implied; recall_turn({"turn":"1","view":"full"}))]`);
   });
 });
 
@@ -73,7 +73,7 @@ describe('what is indexed', () => {
     const host = tapeHost({}, { files });
     await host.run('q', [{ tools: [{ name: 'read', input: { file_path: 'missing.ts' } }] }, { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, step 2, seq ${resultSeqs(host)[1]} block 1, read window default, logged result)]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, seq ${resultSeqs(host)[1]} block 1, read window default, logged result)]`);
   });
 
   it('ST-25 ST-26 the last success per key is shown, at the position the key was first seen; a later failure changes nothing', async () => {
@@ -93,7 +93,7 @@ describe('what is indexed', () => {
     ]);
     await host.run('next', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', 'new')}, step 3, seq ${seqs[3]} block 1, read window default, logged result), b.ts (${seen('b.ts', 'b')}, step 1, seq ${seqs[1]} block 1, read window default, logged result), a.ts (${seen('a.ts', 'new')}, step 4, seq ${seqs[4]} block 1, read window {"bogus":"not a window the tool accepts"}, logged result)]`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', 'new')}, seq ${seqs[3]} block 1, read window default, logged result), b.ts (${seen('b.ts', 'b')}, seq ${seqs[1]} block 1, read window default, logged result), a.ts (${seen('a.ts', 'new')}, seq ${seqs[4]} block 1, read window {"bogus":"not a window the tool accepts"}, logged result)]`);
   });
 
   it('ST-25 an image-only success is not indexed', async () => {
@@ -102,7 +102,7 @@ describe('what is indexed', () => {
     await host.run('q', [{ tools: [{ name: 'read_section', input: { path: 'a.ts', image: true } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     expect(indexLine(host, 1)).toBeUndefined();
-    expect(visibleEntries(host)[0]).toContain('read_section · 0 chars');
+    expect(visibleEntries(host)[0]).toContain('read_section "a.ts" · 0 chars');
   });
 
   it('ST-26 at most 10 entries, then +N more', async () => {
@@ -111,13 +111,13 @@ describe('what is indexed', () => {
     await host.run('q', [{ tools: Array.from({ length: 12 }, (_, i) => ({ name: 'read', input: { file_path: `f${i}.ts` } })) }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    const shown = Array.from({ length: 10 }, (_, i) => `f${i}.ts (${seen(`f${i}.ts`, `${i}`)}, step 1, seq ${seqs[i]} block 1, read window default, logged result)`);
+    const shown = Array.from({ length: 10 }, (_, i) => `f${i}.ts (${seen(`f${i}.ts`, `${i}`)}, seq ${seqs[i]} block 1, read window default, logged result)`);
     expect(indexLine(host, 1)).toBe(`[files read this turn: ${shown.join(', ')}, +2 more]`);
   });
 });
 
 describe('comparison with earlier turns', () => {
-  it('ST-27 the same key in a later turn says = or ≠ and names the earlier turn, step, seq and block', async () => {
+  it('ST-27 the same key in a later turn says = or ≠ and names the earlier turn, seq and block', async () => {
     const host = tapeHost({}, { files });
     const read = { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] };
     await host.run('one', [read, { text: 'ok' }]);
@@ -125,8 +125,8 @@ describe('comparison with earlier turns', () => {
     await host.run('three', [{ tools: [{ name: 'write', input: { file_path: 'a.ts', content: 'changed' } }] }, read, { text: 'ok' }]);
     await host.run('four', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    expect(indexLine(host, 2)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, step 1, seq ${seqs[1]} block 1, read window default, logged result, = turn 1 step 1, seq ${seqs[0]} block 1)]`);
-    expect(indexLine(host, 3)).toBe(`[files read this turn: a.ts (${seen('a.ts', 'changed')}, step 2, seq ${seqs[3]} block 1, read window default, logged result, ≠ turn 2 step 1, seq ${seqs[1]} block 1)]`);
+    expect(indexLine(host, 2)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, seq ${seqs[1]} block 1, read window default, logged result, = turn 1 seq ${seqs[0]} block 1)]`);
+    expect(indexLine(host, 3)).toBe(`[files read this turn: a.ts (${seen('a.ts', 'changed')}, seq ${seqs[3]} block 1, read window default, logged result, ≠ turn 2 seq ${seqs[1]} block 1)]`);
   });
 
   it('ST-27 different windows or channels are never compared; failed earlier reads are not history', async () => {

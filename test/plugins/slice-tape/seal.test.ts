@@ -21,8 +21,8 @@ describe('trigger and placement', () => {
         header(1, 1, 1), '[turn 1]',
         reply(1, 'a is 1.'),
         // Fingerprint and size are those of what DSH's read logged (its envelope); the lines are the file's the window shows (issue 30).
-        `[files read this turn: a.ts (1 lines, ${sha(readResult('/repo/a.ts', 'export const a = 1;\n'), 8)}, step 1, seq 7 block 1, read window default, logged result)]`,
-        toolLine(1, 1, 7, 'read', [...readResult('/repo/a.ts', 'export const a = 1;\n')].length),
+        `[files read this turn: a.ts (1 lines, ${sha(readResult('/repo/a.ts', 'export const a = 1;\n'), 8)}, seq 7 block 1, read window default, logged result)]`,
+        toolLine(1, 7, 'read', [...readResult('/repo/a.ts', 'export const a = 1;\n')].length, 'a.ts'),
       ].join('\n') }],
       source: { kind: 'plugin', plugin: 'slice:history' },
     });
@@ -233,7 +233,7 @@ describe('more sealing cases', () => {
     expect(host.session.events.at(-1)!.data).toEqual({ turn: 2, reason: { kind: 'blocked' } });
   });
 
-  it('ST-22 a result event answering several calls names the distinct tools, comma-joined; ST-20 K counts the turns of a multi-turn entry', async () => {
+  it('ST-22 issue 30: a result event answering several calls gets one line per block, each with its block and locator; ST-20 K counts the turns of a multi-turn entry', async () => {
     const host = tapeHost({ history: { pinFirstTurn: false } });
     await host.run('one', [{ text: 'r1' }]);
     const s = host.session;
@@ -248,7 +248,7 @@ describe('more sealing cases', () => {
     // were still "open" then, and are sealed with turn 2 into an entry spanning both turns.
     expect(visibleEntries(host)).toEqual([
       [header(1, 1, 1), '[turn 1]', 'one', reply(1, 'r1')].join('\n'),
-      [header(1, 2, 2), '[turn 1]', toolLine(1, 2, multi, 'read, grep', 4), '[turn 2]', 'two', reply(2, 'r2')].join('\n'),
+      [header(1, 2, 2), '[turn 1]', ...[['read', 2], ['grep', 1], ['read', 1]].map(([name, size], i) => `[tool turn 1 seq ${multi} block ${i + 1} · ${name} · ${size} chars · expand_result({"seq":${multi},"formatVersion":3,"block":${i + 1}})]`), '[turn 2]', 'two', reply(2, 'r2')].join('\n'),
     ]);
   });
 });

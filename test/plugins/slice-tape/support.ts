@@ -42,9 +42,9 @@ export function sha(textValue: string, hex: number): string {
   return createHash('sha256').update(textValue, 'utf8').digest('hex').slice(0, hex);
 }
 
-/** The entry header for turns `n`-`m`, `k` turns. */
+/** The entry header for turns `n`-`m`, `k` turns (ST-20, shortened by issue 30). */
 export function header(n: number, m: number, k: number): string {
-  return `[slice tape v1 · turns ${n}-${m} · ${k} turn(s) sealed · recall_turn({"turn":"<n>","view":"dialogue"}) returns a turn's dialogue; expand_result({"seq":<q>,"formatVersion":3}) returns a tool result]`;
+  return `[slice tape v1 · turns ${n}-${m} · ${k} turn(s) sealed · ${n === m ? `recall_turn({"turn":"${n}","view":"dialogue"})` : 'recall_turn({"turn":"<n>","view":"dialogue"}) for turn n'}]`;
 }
 
 /** `[reply slice-turn-N @sha256:h]\n<text>\n[end reply @sha256:h]` with the reference hash. */
@@ -53,9 +53,12 @@ export function reply(turn: number, body: string): string {
   return `[reply slice-turn-${turn} @sha256:${h}]\n${body}\n[end reply @sha256:${h}]`;
 }
 
-/** A tool result's output text as the tool returns it, by running `tool` on `host`. */
-export function toolLine(turn: number, step: number, seq: number, name: string, size: number): string {
-  return `[tool turn ${turn} step ${step} seq ${seq} · ${name} · ${size} chars · expand_result({"seq":${seq},"formatVersion":3})]`;
+/**
+ * A tape line locating one result (ST-22 as issue 30 has it): turn, seq, tool and the call's subject
+ * (JSON-quoted), size, and the locator; no step.
+ */
+export function toolLine(turn: number, seq: number, name: string, size: number, subject?: string): string {
+  return `[tool turn ${turn} seq ${seq} · ${name}${subject === undefined ? '' : ` ${JSON.stringify(subject)}`} · ${size} chars · expand_result({"seq":${seq},"formatVersion":3})]`;
 }
 
 /** Runs a recall tool as the agent would and returns its text or its error text. */
