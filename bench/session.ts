@@ -1,0 +1,330 @@
+// `npm run bench:session` (issue 30): what a DSH user pays for the prompts of a long session, with and
+// without this package, in real DSH 0.1.0-rc.8 driven by a scripted model through createDshHost. One
+// seeded plan of turns (session-workload.ts) is run once per (policy, configuration):
+//
+//   policies (session-model.ts): blind; needs (one result of the previous turn and one older one
+//   needed per turn, recalled when the request does not hold it); needs3 (three older ones);
+//   configurations: stock (DSH as installed), bundle (our package as `dsh plugin add` mounts it), one
+//   plugin alone (wc, am, st, cp: that row chosen, DSH as without our bundle for the rest), and
+//   st-nofold (slice-tape with folding off).
+//
+// Every request is billed as it arrives (session-bill.ts): tokens of tools and messages, cache hit and
+// miss by the 64-token prefix rule, cost = miss + hit / 10; and the cost through every turn k.
+// Then, for every configuration with slice-tape, a fidelity turn asks `expand_result` for sampled
+// results that were sealed or folded and `recall_turn` for sampled turns, and compares what came back
+// with the originals DSH logged, byte for byte. The counts are token-based, so the same seed gives the
+// same numbers on a busy host. Results: a table on stdout, everything in --json.
+//
+//   node build/bench/session.js [--turns 120] [--files 5000] [--workspace DIR] [--seed 42]
+//     [--configs stock,bundle,wc,am,st,cp,st-nofold] [--policies blind,needs,needs3] [--fidelity 24]
+//     [--row-config <row>=<json>]... [--json out.json]
+//
+// --row-config replaces a bundle row's config in every configuration that mounts the row (to measure
+// a setting before making it a default), e.g. --row-config 'slice-tape={"history":{"keepRecentTurns":1}}'.
+
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createDshHost, ensureRealDsh, packPackage, type ChatRequest, type DshHost, type RealDsh, type ChatResponder } from 'dsh-context-engine/testing';
+import { random } from './inputs.js';
+import { SessionBill, type RequestBill, type SessionTotals } from './session-bill.js';
+import { callId, planNeeds, POLICIES, present, SessionModel, type NeedOutcome, type Original, type Policy } from './session-model.js';
+import { planSession, resetWorkspace, sessionWorkspace, type PlannedTurn, type SessionWorkspace } from './session-workload.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Every configuration, in the order the report lists them. */
+export const CONFIGS = ['stock', 'bundle', 'wc', 'am', 'st', 'cp', 'st-nofold'] as const;
+export type ConfigName = (typeof CONFIGS)[number];
+/** The bundle row each single-plugin configuration chooses, and its config (undefined: the bundle's). */
+const ROWS: Partial<Record<ConfigName, { row: string; config?: unknown }>> = {
+  wc: { row: 'workspace-context' },
+  am: { row: 'auto-memory' },
+  st: { row: 'slice-tape' },
+  cp: { row: 'context-profiles' },
+  'st-nofold': { row: 'slice-tape', config: { fold: { enabled: false } } },
+};
+/** Configurations that mount slice-tape, so their sealed and folded results can be recalled. */
+const TAPED: ReadonlySet<ConfigName> = new Set(['bundle', 'st', 'st-nofold']);
+/** The turns the report shows the cost curve at. */
+export const CURVE_TURNS = [1, 2, 3, 5, 10, 30, 60, 120];
+
+/** One fidelity check: a sampled result or turn, and whether its recall came back byte for byte. */
+interface FidelityCheck {
+  readonly kind: 'expand_result' | 'recall_turn';
+  readonly turn: number;
+  readonly seq?: number;
+  readonly bytes: number;
+  /** Folded (condensed before the model saw it) rather than only sealed. */
+  readonly folded?: boolean;
+  readonly exact: boolean;
+  readonly detail?: string;
+}
+
+/** Everything one session gave. */
+export interface SessionResult {
+  readonly policy: Policy;
+  readonly config: ConfigName;
+  readonly requests: readonly RequestBill[];
+  readonly totals: SessionTotals;
+  readonly costThroughTurns: readonly number[];
+  readonly needs: readonly NeedOutcome[];
+  readonly compactions: number;
+  readonly prunerRewrites: number;
+  readonly folds: number;
+  readonly fidelity: readonly FidelityCheck[];
+  readonly seconds: number;
+}
+
+/** A workspace given with --workspace is copied (its edits must not touch the original) and committed, so each session starts from the same tree. */
+function copiedWorkspace(dir: string): string {
+  const copy = join(ROOT, '.test-tools', 'session-workspaces', basename(resolve(dir)));
+  rmSync(copy, { recursive: true, force: true });
+  mkdirSync(copy, { recursive: true });
+  cpSync(resolve(dir), copy, { recursive: true, filter: (source) => !source.split('/').includes('node_modules') });
+  if (!existsSync(join(copy, '.git'))) execFileSync('git', ['init', '-q'], { cwd: copy });
+  execFileSync('git', ['add', '-A'], { cwd: copy });
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'bench snapshot'], { cwd: copy });
+  return copy;
+}
+
+/** The original results this turn logged, by call id (the first result of each call). */
+function collectOriginals(events: readonly { seq: number; type: string; surfaceOp?: unknown; data: unknown }[], originals: Map<string, Original>): void {
+  for (const event of events) {
+    if (event.type !== 'tool/result' || (event.surfaceOp !== undefined && event.surfaceOp !== 'append')) continue;
+    const data = event.data as { turn: number; message: { content: { type: string; toolCallId?: string; content?: { type: string; text?: string }[] }[] } };
+    const blocks = data.message.content.filter((b) => b.type === 'tool-result');
+    blocks.forEach((block, i) => {
+      const text = (block.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
+      if (block.toolCallId !== undefined && !originals.has(block.toolCallId)) originals.set(block.toolCallId, { text, seq: event.seq, turn: data.turn, ...(blocks.length > 1 ? { block: i + 1 } : {}) });
+    });
+  }
+}
+
+/** Texts of the tool messages answering `ids`, by id. */
+function answers(request: ChatRequest, ids: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of request.messages) if (m.role === 'tool' && ids.includes(m.tool_call_id ?? '')) out.set(m.tool_call_id!, m.content ?? '');
+  return out;
+}
+
+const PAGE = /^\[expand_result\((\{[^()]*\})\) · page (\d+) of (\d+)[^\n]*\]\n/;
+
+/**
+ * The fidelity turn: `expand_result` by seq for each sampled result (then any further pages it
+ * names), `recall_turn` (dialogue) for each sampled turn, and a comparison with the originals.
+ */
+async function fidelity(host: DshHost, plan: readonly PlannedTurn[], originals: ReadonlyMap<string, Original>, lastRequest: ChatRequest, count: number, seed: number): Promise<FidelityCheck[]> {
+  const next = random(seed);
+  const turns = plan.length;
+  // Sealed or folded: planned results of earlier turns whose text the last request does not hold.
+  const candidates = [...originals].filter(([id, o]) => /^t\d+s\d+c\d+$/.test(id) && o.turn < turns && o.text !== '' && !present(lastRequest, o.text));
+  const folded = candidates.filter(([, o]) => Buffer.byteLength(o.text) >= 50_000);
+  const chosen = new Map<string, Original>();
+  for (const [id, o] of folded.slice(0, Math.ceil(count / 4))) chosen.set(id, o);
+  while (chosen.size < Math.min(count, candidates.length)) {
+    const [id, o] = candidates[Math.floor(next() * candidates.length)]!;
+    chosen.set(id, o);
+  }
+  const sampledTurns = [...new Set(Array.from({ length: Math.max(4, Math.ceil(count / 4)) }, () => 1 + Math.floor(next() * (turns - 1))))];
+  const expandIds = [...chosen.keys()].map((id) => `fidelity-${id}`);
+  const turnIds = sampledTurns.map((t) => `fidelity-turn-${t}`);
+  const pages = new Map<string, string[]>();
+  let phase = 0;
+  let final: ChatRequest | undefined;
+  const extra: string[] = [];
+  const responder: ChatResponder = (request) => {
+    if (phase === 0) {
+      phase = 1;
+      return {
+        tools: [
+          ...[...chosen].map(([id, o]) => ({ name: 'expand_result', id: `fidelity-${id}`, input: { seq: o.seq, formatVersion: 3, ...(o.block !== undefined ? { block: o.block } : {}) } })),
+          ...sampledTurns.map((t) => ({ name: 'recall_turn', id: `fidelity-turn-${t}`, input: { turn: String(t), view: 'dialogue' } })),
+        ],
+      };
+    }
+    // Further pages of paged answers, until none is missing.
+    const got = answers(request, [...expandIds, ...extra]);
+    const more: { name: string; id: string; input: Record<string, unknown> }[] = [];
+    for (const [id, text] of got) {
+      const m = PAGE.exec(text);
+      if (m === null) continue;
+      const args = JSON.parse(m[1]!) as Record<string, unknown>;
+      const owner = id.startsWith('fidelity-page-') ? id.replace(/^fidelity-page-(.*)-\d+$/, '$1') : id;
+      const list = pages.get(owner) ?? [];
+      list[Number(m[2]) - 1] = text.slice(m[0].length);
+      pages.set(owner, list);
+      for (let p = 2; p <= Number(m[3]); p++) {
+        const pid = `fidelity-page-${owner}-${p}`;
+        if (!extra.includes(pid) && Number(m[2]) === 1) {
+          extra.push(pid);
+          more.push({ name: 'expand_result', id: pid, input: { ...args, page: p } });
+        }
+      }
+    }
+    if (more.length > 0) return { tools: more };
+    final = request;
+    return { text: 'fidelity checked' };
+  };
+  await host.run('Recall the sampled results and turns.', responder);
+  const request = final!;
+  const got = answers(request, [...expandIds, ...extra, ...turnIds]);
+  const checks: FidelityCheck[] = [];
+  for (const [id, o] of chosen) {
+    const answer = got.get(`fidelity-${id}`) ?? '';
+    const paged = pages.get(`fidelity-${id}`);
+    const text = paged !== undefined ? paged.join('') : answer;
+    const exact = text === o.text;
+    checks.push({ kind: 'expand_result', turn: o.turn, seq: o.seq, bytes: Buffer.byteLength(o.text), folded: Buffer.byteLength(o.text) >= 50_000, exact, ...(exact ? {} : { detail: answer.slice(0, 300) }) });
+  }
+  for (const t of sampledTurns) {
+    const answer = got.get(`fidelity-turn-${t}`) ?? '';
+    const planned = plan[t - 1]!;
+    const exact = answer.includes(planned.prompt) && answer.includes(planned.answer);
+    checks.push({ kind: 'recall_turn', turn: t, bytes: Buffer.byteLength(planned.prompt) + Buffer.byteLength(planned.answer), exact, ...(exact ? {} : { detail: answer.slice(0, 300) }) });
+  }
+  return checks;
+}
+
+/** Runs the whole session once under one configuration and policy. */
+async function session(dsh: RealDsh, tarball: string, workspace: SessionWorkspace, plan: readonly PlannedTurn[], policy: Policy, config: ConfigName, seed: number, fidelityCount: number, rowConfigs: ReadonlyMap<string, Record<string, unknown>>): Promise<SessionResult> {
+  const started = Date.now();
+  resetWorkspace(workspace.root);
+  const host = createDshHost({ dsh, workspace: workspace.root, packages: config === 'stock' ? [] : [tarball], pnpmStore: join(ROOT, '.test-tools', 'pnpm-store'), timeoutMs: 600_000 });
+  // DSH titles a session with a side request whose answer lands whenever it arrives; no configuration needs it.
+  host.patch({ id: 'session-title-llm', disabled: true });
+  const row = ROWS[config];
+  if (row !== undefined) {
+    const override = rowConfigs.get(row.row);
+    const fold = (row.config as { fold?: object } | undefined)?.fold;
+    host.use(row.row, override === undefined ? row.config : { ...override, ...(fold !== undefined ? { fold: { ...(override.fold as object | undefined), ...fold } } : {}) });
+  } else if (config === 'bundle') {
+    for (const [id, rowConfig] of rowConfigs) host.patch({ id, config: rowConfig });
+  }
+  const bill = new SessionBill();
+  const originals = new Map<string, Original>();
+  const model = new SessionModel(plan, planNeeds(plan, policy, seed + 1), bill, originals, { root: host.root, workspace: workspace.root });
+  try {
+    for (let t = 1; t <= plan.length; t++) {
+      const turn = await host.run(plan[t - 1]!.prompt, model.turn(t));
+      collectOriginals(turn.events, originals);
+    }
+    const { events } = await host.session();
+    const replaced = events.filter((e) => e.type === 'tool/result' && e.surfaceOp !== undefined && e.surfaceOp !== 'append');
+    const condensed = (e: (typeof events)[number]) => JSON.stringify(e.data).includes('[condensed tool result');
+    const checks = TAPED.has(config) && fidelityCount > 0 ? await fidelity(host, plan, originals, host.requests.at(-1)!, fidelityCount, seed + 2) : [];
+    if (host.stderr.trim() !== '') process.stderr.write(`[${policy} ${config}] DSH stderr:\n${host.stderr}\n`);
+    return {
+      policy, config, requests: bill.requests, totals: bill.totals(), costThroughTurns: bill.costThroughTurns(), needs: model.outcomes,
+      compactions: events.filter((e) => e.type === 'compaction/summary').length,
+      prunerRewrites: replaced.filter((e) => !condensed(e)).length,
+      folds: replaced.filter(condensed).length,
+      fidelity: checks,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    await host.close();
+  }
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ratio = (a: number, b: number): string => (b === 0 ? '—' : (a / b).toFixed(3));
+
+/** The first turn k from which the configuration costs at most stock's at every k' ≥ k. */
+export function breakEven(curve: readonly number[], stock: readonly number[]): number | undefined {
+  let first: number | undefined;
+  for (let k = curve.length; k >= 1; k--) {
+    if (curve[k - 1]! <= stock[k - 1]!) first = k;
+    else break;
+  }
+  return first;
+}
+
+/** The report: per policy, one row per configuration, ratios against stock of the same policy. */
+export function report(results: readonly SessionResult[], turns: number): string {
+  const lines: string[] = [];
+  const half = Math.min(60, turns);
+  for (const policy of POLICIES) {
+    const rows = results.filter((r) => r.policy === policy);
+    const stock = rows.find((r) => r.config === 'stock');
+    if (rows.length === 0) continue;
+    lines.push('', `### ${policy}`, '');
+    const curveTurns = CURVE_TURNS.filter((k) => k <= turns);
+    lines.push(`| config | cost ${half} turns | ÷ stock | cost ${turns} turns | ÷ stock | ÷ stock through turn ${curveTurns.join(' / ')} | cheaper from turn | peak request | ÷ stock | last | hit share | tools / messages tokens per request | compactions / pruner rewrites / folds | needs: present / recalled in one step / later / failed | fidelity |`);
+    lines.push('|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---|---|---|');
+    for (const r of rows) {
+      const h = r.costThroughTurns[half - 1] ?? 0;
+      const all = r.costThroughTurns[turns - 1] ?? 0;
+      const s = stock?.costThroughTurns ?? [];
+      const curve = curveTurns.map((k) => ratio(r.costThroughTurns[k - 1] ?? 0, s[k - 1] ?? 0)).join(' / ');
+      const t = r.totals;
+      const n = r.needs;
+      const needs = n.length === 0 ? '—' : `${n.filter((x) => x.first === 'present').length} / ${n.filter((x) => x.first !== 'present' && x.satisfied && x.steps === 1).length} / ${n.filter((x) => x.satisfied && x.steps > 1).length} / ${n.filter((x) => !x.satisfied).length}`;
+      const fid = r.fidelity.length === 0 ? '—' : `${r.fidelity.filter((f) => f.exact).length}/${r.fidelity.length}`;
+      lines.push(`| ${r.config} | ${fmt(h)} | ${ratio(h, stock?.costThroughTurns[half - 1] ?? 0)} | ${fmt(all)} | ${ratio(all, stock?.costThroughTurns[turns - 1] ?? 0)} | ${curve} | ${stock === undefined ? '—' : (breakEven(r.costThroughTurns, s) ?? 'never')} | ${fmt(t.peak)} | ${ratio(t.peak, stock?.totals.peak ?? 0)} | ${fmt(t.last)} | ${((100 * t.hit) / t.tokens).toFixed(1)}% | ${fmt(t.toolTokens / t.requests)} / ${fmt(t.messageTokens / t.requests)} | ${r.compactions} / ${r.prunerRewrites} / ${r.folds} | ${needs} | ${fid} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { turns: { type: 'string' }, files: { type: 'string' }, workspace: { type: 'string' }, seed: { type: 'string' }, configs: { type: 'string' }, policies: { type: 'string' }, fidelity: { type: 'string' }, json: { type: 'string' }, 'row-config': { type: 'string', multiple: true } } });
+  const rowConfigs = new Map<string, Record<string, unknown>>();
+  for (const text of values['row-config'] ?? []) {
+    const at = text.indexOf('=');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text.slice(at + 1));
+    } catch (error) {
+      throw new Error(`--row-config ${JSON.stringify(text)}: the config after '=' is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    if (at < 1 || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`--row-config ${JSON.stringify(text)}: expected <row id>=<JSON object>`);
+    rowConfigs.set(text.slice(0, at), parsed as Record<string, unknown>);
+  }
+  const turns = Number(values.turns ?? 120);
+  const files = Number(values.files ?? 5000);
+  const seed = Number(values.seed ?? 42);
+  const fidelityCount = Number(values.fidelity ?? 24);
+  for (const [name, value, least] of [['--turns', turns, 2], ['--files', files, 500], ['--seed', seed, 1], ['--fidelity', fidelityCount, 0]] as const) {
+    if (!Number.isSafeInteger(value) || value < least) throw new Error(`${name} is ${value}; it must be an integer of at least ${least}`);
+  }
+  const pickList = <T extends string>(text: string | undefined, all: readonly T[], flag: string): T[] => {
+    const names = (text ?? all.join(',')).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    for (const name of names) if (!(all as readonly string[]).includes(name)) throw new Error(`${flag}: unknown ${JSON.stringify(name)}; known: ${all.join(', ')}`);
+    return all.filter((c) => names.includes(c));
+  };
+  const configs = pickList(values.configs, CONFIGS, '--configs');
+  const policies = pickList(values.policies, POLICIES, '--policies');
+  const dsh = ensureRealDsh(join(ROOT, '.test-tools', 'real-dsh'));
+  const tarball = packPackage(ROOT, join(ROOT, '.test-tools', 'pack-bench'));
+  const root = values.workspace !== undefined ? copiedWorkspace(values.workspace) : join(ROOT, '.test-tools', `session-monorepo-${files}-${seed}`);
+  process.stderr.write(`workspace ${root}…\n`);
+  const workspace = sessionWorkspace(root, files, seed, values.workspace === undefined);
+  const plan = planSession(workspace, turns, seed);
+  const calls = plan.flatMap((t) => t.steps.flat());
+  process.stderr.write(`${workspace.files.length} text files; ${turns} turns, ${plan.reduce((n, t) => n + t.steps.length + 1, 0)} planned requests, ${calls.length} tool calls (${['read', 'grep', 'glob', 'bash', 'edit', 'write'].map((n) => `${calls.filter((c) => c.name === n).length} ${n}`).join(', ')})\n`);
+  const started = new Date();
+  const loads = [loadavg()[0]!];
+  const results: SessionResult[] = [];
+  for (const policy of policies) {
+    for (const config of configs) {
+      const result = await session(dsh, tarball, workspace, plan, policy, config, seed, fidelityCount, rowConfigs);
+      results.push(result);
+      loads.push(loadavg()[0]!);
+      process.stderr.write(`${policy} ${config}: cost ${fmt(result.totals.cost)}, ${result.totals.requests} requests, peak ${fmt(result.totals.peak)} (${result.seconds.toFixed(0)} s)\n`);
+    }
+  }
+  const header = [
+    `real DSH 0.1.0-rc.8 through createDshHost; ${values.workspace === undefined ? `generated monorepo (${files} paths, seed ${seed}, real-shaped file sizes)` : `workspace ${values.workspace}`}, ${workspace.files.length} text files; ${turns} turns, plan seed ${seed}${rowConfigs.size > 0 ? `; row configs ${[...rowConfigs].map(([id, c]) => `${id}=${JSON.stringify(c)}`).join(' ')}` : ''}`,
+    `${started.toISOString()} → ${new Date().toISOString()}; ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Node ${process.version} (bench) / DSH on its Node 22; load average (1 min) ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
+    'cost = miss + hit / 10 in DeepSeek V3 tokens of the serialized request (tools, then messages); hit = longest common prefix with any earlier request of the session, rounded down to 64 tokens',
+  ];
+  process.stdout.write(`${header.join('\n')}\n${report(results, turns)}\n`);
+  if (values.json !== undefined) {
+    writeFileSync(values.json, JSON.stringify({ turns, files, seed, workspace: values.workspace ?? null, rowConfigs: Object.fromEntries(rowConfigs), started: started.toISOString(), finished: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, loads, plan: plan.map((t) => ({ steps: t.steps.map((s) => s.map((c) => c.name)) })), results }, null, 1));
+  }
+}
+
+if (process.argv[1]?.endsWith('session.js')) await main();
