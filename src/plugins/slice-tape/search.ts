@@ -9,7 +9,8 @@ import type { ContentBlock, UserMessage } from '../../host/message.js';
 import { SessionEventType, SourceKind } from '../../host/names.js';
 import type { SessionEvent } from '../../host/session.js';
 import { isOriginal, Ledger, resultBlocks, textOf, type ToolResultData } from './ledger.js';
-import { seqLocator, turnLocator } from './recall.js';
+import { resultLocator } from './pages.js';
+import { turnLocator } from './recall.js';
 import type { TextOps } from './text.js';
 
 export type SearchKind = 'user' | 'assistant' | 'context' | 'tool_input' | 'tool_error' | 'tool_output';
@@ -110,7 +111,8 @@ function documents(events: readonly SessionEvent[], kinds: ReadonlySet<SearchKin
         const text = textOf(b.content);
         const block = blocks.length > 1 ? i + 1 : undefined;
         if (kinds.has(kind) && text.trim() !== '') {
-          docs.push({ turn, step: data.step, kind, text, seq: event.seq, ...(block !== undefined ? { block } : {}), locator: seqLocator(event.seq, block) });
+          // Every page's call for a result over one page (issue 30), so the follow-up is one step.
+          docs.push({ turn, step: data.step, kind, text, seq: event.seq, ...(block !== undefined ? { block } : {}), locator: resultLocator({ seq: event.seq, ...(block !== undefined ? { block } : {}) }, text) });
         }
       });
     }
@@ -120,6 +122,14 @@ function documents(events: readonly SessionEvent[], kinds: ReadonlySet<SearchKin
 
 function terms(query: string): string[] {
   return [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_.-]+/u).filter((t) => t !== ''))];
+}
+
+/** A query of several words found as written (case and runs of white space aside) outranks any count of its words found apart. */
+const PHRASE_BONUS = 100_000;
+
+/** Lowercased, white-space runs made one space: how a phrase is compared. */
+function folded(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ');
 }
 
 /** At most `max` code points around the first match, whitespace collapsed, `…` where cut. */
@@ -146,6 +156,7 @@ export function search(events: readonly SessionEvent[], query: string, scope: Se
   const wanted = all.slice(0, MAX_SEARCH_TERMS);
   const bounds = { terms: all.length, searchedTerms: wanted.length, skippedDocuments: 0, skippedChars: 0 };
   if (wanted.length === 0) return { hits: [], bounds };
+  const phrase = wanted.length > 1 ? folded(query).trim() : undefined;
   const hits: SearchHit[] = [];
   const docs = documents(events, new Set(searched));
   let budget = MAX_SEARCH_WORK;
@@ -171,7 +182,14 @@ export function search(events: readonly SessionEvent[], query: string, scope: Se
     }
     if (matched === 0) continue;
     const tool = doc.kind === 'tool_output' || doc.kind === 'tool_error';
-    hits.push({ ...doc, score: matched * 1000 + Math.min(occurrences, 10), snippet: snippet(ops, doc.text, first, tool ? TOOL_SNIPPET_CHARS : DIALOGUE_SNIPPET_CHARS) });
+    // Issue 30: a phrase the model copied from a result finds that result before others that share its words.
+    let exact = false;
+    if (phrase !== undefined && matched === wanted.length) {
+      // The phrase test (a folding pass and a scan) is work too: charged to the budget like the terms' scans.
+      budget -= 2 * doc.text.length;
+      exact = folded(doc.text).includes(phrase);
+    }
+    hits.push({ ...doc, score: (exact ? PHRASE_BONUS : 0) + matched * 1000 + Math.min(occurrences, 10), snippet: snippet(ops, doc.text, first, tool ? TOOL_SNIPPET_CHARS : DIALOGUE_SNIPPET_CHARS) });
   }
   // Back to log order, so that hits of one event that tie keep the order they have there.
   hits.reverse().sort((a, b) => b.score - a.score || b.seq - a.seq || (a.block ?? 0) - (b.block ?? 0));

@@ -249,6 +249,23 @@ describe('recall_search', () => {
     expect(await callTool(host, 'recall_search', { query: 'a', scope: 'all' })).toEqual(err('recall_search: scope must be "auto" or "dialogue", got "all"'));
   });
 
+  it('ST-33 issue 30: a phrase copied from a result finds that result first, before newer ones holding its words apart; a hit on a result over one page names every page', async () => {
+    const big = Array.from({ length: 2000 }, (_, i) => `${i} retry limit of the queue consumer ${'x'.repeat(20)}`).join('\n');
+    const files = { '/repo/exact.txt': 'const limit = retryLimitOf(queue, 3);', '/repo/apart.txt': 'queue: 3 retryLimitOf limit const; limit limit queue queue', '/repo/big.txt': big };
+    const host = tapeHost({ fold: { enabled: false } }, { files });
+    host.ctx.tools!.register(catTool(host, '/repo'));
+    await host.run('one', [{ tools: [{ name: 'cat', id: 'e', input: { file_path: 'exact.txt' } }] }, { text: 'ok' }]);
+    await host.run('two', [{ tools: [{ name: 'cat', id: 'a', input: { file_path: 'apart.txt' } }, { name: 'cat', id: 'b', input: { file_path: 'big.txt' } }] }, { text: 'ok' }]);
+    const seq = resultSeq(host, 'b');
+    const pages = `3 pages: ${[1, 2, 3].map((p) => `expand_result({"seq":${seq},"formatVersion":3,"page":${p}})`).join(' ')}`;
+    const hits = lines(await callTool(host, 'recall_search', { query: 'const limit = retryLimitOf(queue, 3)' })).slice(1);
+    expect(hits.map((h) => h.replace(/\] .* → /, '] … → '))).toEqual([
+      `- turn 1 step 1 seq ${resultSeq(host, 'e')} [tool_output] … → expand_result({"seq":${resultSeq(host, 'e')},"formatVersion":3})`,
+      `- turn 2 step 1 seq ${resultSeq(host, 'a')} [tool_output] … → expand_result({"seq":${resultSeq(host, 'a')},"formatVersion":3})`,
+      `- turn 2 step 1 seq ${seq} [tool_output] … → ${pages}`,
+    ]);
+  });
+
   it('ST-34 the recall tools\' own inputs and outputs are not indexed; ordinary sibling results in the same event are', async () => {
     const host = tapeHost();
     await host.run('hello', [{ tools: [{ name: 'recall_search', input: { query: 'zebra' } }, { name: 'recall_turn', input: { turn: 'zebra' } }] }, { text: 'ok' }]);
