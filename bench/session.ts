@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { createDshHost, ensureRealDsh, packPackage, type ChatRequest, type DshHost, type RealDsh, type ChatResponder } from 'dsh-context-engine/testing';
 import { random } from './inputs.js';
 import { SessionBill, type RequestBill, type SessionTotals } from './session-bill.js';
-import { callId, planNeeds, POLICIES, present, SessionModel, type NeedOutcome, type Original, type Policy } from './session-model.js';
+import { planNeeds, POLICIES, SessionModel, type NeedOutcome, type Original, type Policy } from './session-model.js';
 import { planSession, resetWorkspace, sessionWorkspace, type PlannedTurn, type SessionWorkspace } from './session-workload.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -119,8 +119,9 @@ const PAGE = /^\[expand_result\((\{[^()]*\})\) · page (\d+) of (\d+)[^\n]*\]\n/
 async function fidelity(host: DshHost, plan: readonly PlannedTurn[], originals: ReadonlyMap<string, Original>, lastRequest: ChatRequest, count: number, seed: number): Promise<FidelityCheck[]> {
   const next = random(seed);
   const turns = plan.length;
-  // Sealed or folded: planned results of earlier turns whose text the last request does not hold.
-  const candidates = [...originals].filter(([id, o]) => /^t\d+s\d+c\d+$/.test(id) && o.turn < turns && o.text !== '' && !present(lastRequest, o.text));
+  // Sealed or folded: planned results of earlier turns that the last request does not show as sent.
+  const shown = (id: string, text: string) => lastRequest.messages.some((m) => m.role === 'tool' && m.tool_call_id === id && m.content === text);
+  const candidates = [...originals].filter(([id, o]) => /^t\d+s\d+c\d+$/.test(id) && o.turn < turns && o.text !== '' && !shown(id, o.text));
   const folded = candidates.filter(([, o]) => Buffer.byteLength(o.text) >= 50_000);
   const chosen = new Map<string, Original>();
   for (const [id, o] of folded.slice(0, Math.ceil(count / 4))) chosen.set(id, o);
@@ -188,11 +189,36 @@ async function fidelity(host: DshHost, plan: readonly PlannedTurn[], originals: 
   return checks;
 }
 
-/** Runs the whole session once under one configuration and policy. */
-async function session(dsh: RealDsh, tarball: string, workspace: SessionWorkspace, plan: readonly PlannedTurn[], policy: Policy, config: ConfigName, seed: number, fidelityCount: number, rowConfigs: ReadonlyMap<string, Record<string, unknown>>): Promise<SessionResult> {
+/** What one session needs. */
+export interface SessionOptions {
+  readonly dsh: RealDsh;
+  /** Our packed package. */
+  readonly tarball: string;
+  readonly workspace: SessionWorkspace;
+  readonly plan: readonly PlannedTurn[];
+  readonly policy: Policy;
+  readonly config: ConfigName;
+  readonly seed: number;
+  /** Sampled results to recall after the session (configurations with slice-tape); 0: none. */
+  readonly fidelity: number;
+  /** Bundle rows' configs to use instead of the bundle's. */
+  readonly rowConfigs?: ReadonlyMap<string, Record<string, unknown>>;
+  /** A pnpm store shared across hosts. */
+  readonly pnpmStore?: string;
+}
+
+/**
+ * Runs the whole session once under one configuration and policy, in real DSH.
+ * @param options - the installation, package, workspace, plan, policy and configuration.
+ * @returns its bill, what its needs cost, DSH's compactions and rewrites, and the fidelity checks.
+ */
+export async function runSession(options: SessionOptions): Promise<SessionResult> {
+  const { dsh, tarball, workspace, plan, policy, config, seed } = options;
+  const fidelityCount = options.fidelity;
+  const rowConfigs = options.rowConfigs ?? new Map<string, Record<string, unknown>>();
   const started = Date.now();
   resetWorkspace(workspace.root);
-  const host = createDshHost({ dsh, workspace: workspace.root, packages: config === 'stock' ? [] : [tarball], pnpmStore: join(ROOT, '.test-tools', 'pnpm-store'), timeoutMs: 600_000 });
+  const host = createDshHost({ dsh, workspace: workspace.root, packages: config === 'stock' ? [] : [tarball], pnpmStore: options.pnpmStore ?? join(ROOT, '.test-tools', 'pnpm-store'), timeoutMs: 600_000 });
   // DSH titles a session with a side request whose answer lands whenever it arrives; no configuration needs it.
   host.patch({ id: 'session-title-llm', disabled: true });
   const row = ROWS[config];
@@ -310,7 +336,7 @@ async function main(): Promise<void> {
   const results: SessionResult[] = [];
   for (const policy of policies) {
     for (const config of configs) {
-      const result = await session(dsh, tarball, workspace, plan, policy, config, seed, fidelityCount, rowConfigs);
+      const result = await runSession({ dsh, tarball, workspace, plan, policy, config, seed, fidelity: fidelityCount, rowConfigs });
       results.push(result);
       loads.push(loadavg()[0]!);
       process.stderr.write(`${policy} ${config}: cost ${fmt(result.totals.cost)}, ${result.totals.requests} requests, peak ${fmt(result.totals.peak)} (${result.seconds.toFixed(0)} s)\n`);
