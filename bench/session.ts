@@ -15,11 +15,12 @@
 // with the originals DSH logged, byte for byte. The counts are token-based, so the same seed gives the
 // same numbers on a busy host. Results: a table on stdout, everything in --json.
 //
-//   node build/bench/session.js [--turns 120] [--files 5000] [--workspace DIR] [--seed 42]
+//   node build/bench/session.js [--turns 120] [--files 5000] [--workspace DIR | --workspace-dir DIR] [--seed 42]
 //     [--configs stock,bundle,wc,am,st,cp,st-nofold] [--policies blind,needs,needs3] [--fidelity 24]
 //     [--row-config <row>=<json>]... [--json out.json]
 //
-// --row-config replaces a bundle row's config in every configuration that mounts the row (to measure
+// --workspace-dir puts the generated monorepo elsewhere than .test-tools/ (two runs at once must not
+// share one: each session resets it). --row-config replaces a bundle row's config in every configuration that mounts the row (to measure
 // a setting before making it a default), e.g. --row-config 'slice-tape={"history":{"keepRecentTurns":1}}'.
 
 import { execFileSync } from 'node:child_process';
@@ -296,7 +297,7 @@ export function report(results: readonly SessionResult[], turns: number): string
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { turns: { type: 'string' }, files: { type: 'string' }, workspace: { type: 'string' }, seed: { type: 'string' }, configs: { type: 'string' }, policies: { type: 'string' }, fidelity: { type: 'string' }, json: { type: 'string' }, 'row-config': { type: 'string', multiple: true } } });
+  const { values } = parseArgs({ options: { turns: { type: 'string' }, files: { type: 'string' }, workspace: { type: 'string' }, seed: { type: 'string' }, configs: { type: 'string' }, policies: { type: 'string' }, fidelity: { type: 'string' }, json: { type: 'string' }, 'row-config': { type: 'string', multiple: true }, 'workspace-dir': { type: 'string' } } });
   const rowConfigs = new Map<string, Record<string, unknown>>();
   for (const text of values['row-config'] ?? []) {
     const at = text.indexOf('=');
@@ -325,7 +326,7 @@ async function main(): Promise<void> {
   const policies = pickList(values.policies, POLICIES, '--policies');
   const dsh = ensureRealDsh(join(ROOT, '.test-tools', 'real-dsh'));
   const tarball = packPackage(ROOT, join(ROOT, '.test-tools', 'pack-bench'));
-  const root = values.workspace !== undefined ? copiedWorkspace(values.workspace) : join(ROOT, '.test-tools', `session-monorepo-${files}-${seed}`);
+  const root = values.workspace !== undefined ? copiedWorkspace(values.workspace) : resolve(values['workspace-dir'] ?? join(ROOT, '.test-tools', `session-monorepo-${files}-${seed}`));
   process.stderr.write(`workspace ${root}…\n`);
   const workspace = sessionWorkspace(root, files, seed, values.workspace === undefined);
   const plan = planSession(workspace, turns, seed);
