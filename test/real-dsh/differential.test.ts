@@ -100,6 +100,9 @@ async function onRealDsh(scenario: Scenario): Promise<{ requests: Comparable[]; 
   const host = dshHost({ files: scenario.files, homeFiles: scenario.homeFiles, cwd: scenario.cwd, keep: true });
   roots.push(host.root);
   for (const row of scenario.rows) host.use(row);
+  // The simulated host has no instruction loader of DSH's: a scenario without workspace-context runs
+  // without one on both hosts (choosing rows leaves DSH's own loader on otherwise).
+  if (!scenario.rows.includes('workspace-context')) host.patch({ id: 'agent-instructions', disabled: true });
   for (const step of scenario.steps) {
     if ('run' in step) await host.run(step.run, step.script.map(withUsage));
     else if ('restart' in step) await host.restart();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompactionFrame, type ContentBlock, type SessionEvent, type UserMessage } from '../../src/host/index.js';
 import type { ChatRequest, ChatScript, DshHost } from '../../src/testing/index.js';
+import { resultLocator } from '../../src/plugins/slice-tape/pages.js';
 import { header, reply, sha, toolLine } from '../plugins/slice-tape/support.js';
 import { added, baselineText, frame, section } from '../support/workspace-context.js';
 import { dshHost, stderrOf } from './support.js';
@@ -118,14 +119,18 @@ function resultOf(events: readonly SessionEvent[], callId: string): { seq: numbe
 /** The text of the tool message answering `callId` in a request. */
 const sentResult = (request: ChatRequest, callId: string): string => request.messages.find((m) => m.role === 'tool' && m.tool_call_id === callId)!.content!;
 
-/** The first expand_result locator in `text`, as its JSON arguments. */
-const locator = (text: string): { seq: number; formatVersion: number } => JSON.parse(/expand_result\((\{"seq":\d+,"formatVersion":\d+\})\)/.exec(text)![1]!) as { seq: number; formatVersion: number };
+/** The first expand_result locator in `text`, as its JSON arguments (without a page). */
+const locator = (text: string): { seq: number; formatVersion: number } => JSON.parse(`${/expand_result\((\{"seq":\d+,"formatVersion":\d+)(?:,"page":\d+)?\}\)/.exec(text)![1]!}}`) as { seq: number; formatVersion: number };
+/** Every expand_result call on the first line of `text` (a locator naming pages names each). */
+const calls = (text: string): Record<string, unknown>[] => [...text.split('\n', 1)[0]!.matchAll(/expand_result\((\{[^()]*\})\)/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
 
-const readLine = (path: string, result: { seq: number; text: string }, step: number): string =>
-  `${path} (${lineCount(result.text)} lines, ${sha(result.text, 8)}, step ${step}, seq ${result.seq} block 1, read window default, logged result)`;
-const codeReadLine = (path: string, dispatch: { seq: number; text: string }, turn: number, step: number): string =>
-  `${path} (${lineCount(dispatch.text)} lines, ${sha(dispatch.text, 8)}, step ${step}, dispatch seq ${dispatch.seq}, read window default, code log; model visibility not implied; recall_turn({"turn":"${turn}","view":"full"}))`;
-const tool = (turn: number, step: number, name: string, result: { seq: number; text: string }): string => toolLine(turn, step, result.seq, name, codePoints(result.text));
+const readLine = (path: string, result: { seq: number; text: string }): string =>
+  `${path} (${lineCount(result.text)} lines, ${sha(result.text, 8)}, seq ${result.seq} block 1, read window default, logged result)`;
+const codeReadLine = (path: string, dispatch: { seq: number; text: string }, turn: number): string =>
+  `${path} (${lineCount(dispatch.text)} lines, ${sha(dispatch.text, 8)}, dispatch seq ${dispatch.seq}, read window default, code log; model visibility not implied; recall_turn({"turn":"${turn}","view":"full"}))`;
+/** A tape line (ST-22 as issue 30 has it): the subject, and every page's call for a result over one page. */
+const tool = (turn: number, name: string, result: { seq: number; text: string }, subject?: string): string =>
+  toolLine(turn, result.seq, name, codePoints(result.text), subject).replace(/expand_result\(\{"seq":\d+,"formatVersion":3\}\)\]$/, `${resultLocator({ seq: result.seq }, result.text)}]`);
 
 /** DSH's spill notice at the end of a result it spilled: the file that holds the full text. */
 const spillFile = (text: string): string => /\(Omitted \d+ bytes\. Full formatted result stored at: (.+)\. Use read with offset\/limit, or grep this path to search within it\.\)$/.exec(text)![1]!;
@@ -176,19 +181,19 @@ describe('slice-tape in a long real-DSH session', () => {
 
     await turn('read a.ts', [{ tools: [read('r1', 'a.ts')] }, { text: 'a is 1' }]);
     await turn('set a to 2', [{ tools: [{ name: 'edit', id: 'e2', input: { file_path: 'a.ts', old_string: 'a = 1', new_string: 'a = 2' } }] }, { text: 'a is 2 now' }]);
-    // The model copies the locator from the condensed view it was sent.
+    // The model copies the locators from the condensed view it was sent: every page at once (issue 30).
     await turn('read big.txt', [
       { tools: [read('r3', 'big.txt')] },
-      (r) => ({ tools: [{ name: 'expand_result', id: 'x3', input: locator(sentResult(r, 'r3')) }] }),
-      (r) => ({ tools: [{ name: 'expand_result', id: 'x3b', input: { ...locator(sentResult(r, 'r3')), lines: '850-855' } }] }),
+      (r) => ({ tools: calls(sentResult(r, 'r3')).map((input, i) => ({ name: 'expand_result', id: `x3p${i + 1}`, input })) }),
+      (r) => ({ tools: [{ name: 'expand_result', id: 'x3b', input: { ...locator(sentResult(r, 'r3')), lines: '850-855' } }, { name: 'run_code', id: 'x3s', input: { code: 'return "y".repeat(60000);', description: 'a long value' } }] }),
       { text: 'big read' },
     ]);
     await turn('read both in code', [{ tools: [{ name: 'run_code', id: 'c4', input: { code: 'await tools.read({ file_path: "a.ts" });\nawait tools.read({ file_path: "b.ts" });\nreturn "read both";', description: 'read two files' } }] }, { text: 'both read' }]);
     await turn('recall', [(r) => {
       // The locator on turn 1's tape tool line, as the model sees it.
       turn1Locator = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.includes('\n[turn 1]\n'))!.content!.split('\n').at(-1)!);
-      // Turn 3's expand_result, whose logged result DSH spilled (its tape tool line).
-      const spilled = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.includes('\n[turn 3]\n'))!.content!.split('\n').find((l) => l.startsWith('[tool turn 3 step 2 '))!);
+      // Turn 3's run_code, whose logged result DSH spilled (its tape tool line).
+      const spilled = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.includes('\n[turn 3]\n'))!.content!.split('\n').find((l) => l.includes(' · run_code · '))!);
       return {
         tools: [
           { name: 'recall_turn', id: 't1', input: { turn: '1', view: 'dialogue' } },
@@ -219,34 +224,43 @@ describe('slice-tape in a long real-DSH session', () => {
     // rc.8's log: header version 0, nested Code Mode calls as tool/code-dispatch records, no tool/ptc-dispatch.
     expect(sessionHeader.version).toBe(0);
     expect(events.some((e) => e.type === 'tool/ptc-dispatch')).toBe(false);
-    const [r1, e2, r3, x3, x3b, c4, c6] = ['r1', 'e2', 'r3', 'x3', 'x3b', 'c4', 'c6'].map((id) => resultOf(events, id)) as [ReturnType<typeof resultOf>, ...ReturnType<typeof resultOf>[]];
+    const [r1, e2, r3, x3p1, x3p2, x3b, x3s, c4, c6] = ['r1', 'e2', 'r3', 'x3p1', 'x3p2', 'x3b', 'x3s', 'c4', 'c6'].map((id) => resultOf(events, id)) as [ReturnType<typeof resultOf>, ...ReturnType<typeof resultOf>[]];
     const [dA, dB] = events.filter((e) => e.type === 'tool/code-dispatch').map((e) => ({ seq: e.seq, text: textOf((e.data as { content: ContentBlock[] }).content) }));
 
     // ST-20..ST-24, ST-28: every entry, exactly. Turn 1's prompt stays raw (pinFirstTurn).
     expect(events.filter(isEntry).map(messageText)).toEqual([
-      [header(1, 1, 1), '[turn 1]', reply(1, 'a is 1'), `[files read this turn: ${readLine('a.ts', r1, 1)}]`, tool(1, 1, 'read', r1)].join('\n'),
-      [header(2, 2, 1), '[turn 2]', 'set a to 2', reply(2, 'a is 2 now'), tool(2, 1, 'edit', e2!)].join('\n'),
-      [header(3, 3, 1), '[turn 3]', 'read big.txt', reply(3, 'big read'), `[files read this turn: ${readLine('big.txt', r3!, 1)}]`,
-        tool(3, 1, 'read', r3!), tool(3, 2, 'expand_result', x3!), tool(3, 3, 'expand_result', x3b!)].join('\n'),
+      [header(1, 1, 1), '[turn 1]', reply(1, 'a is 1'), `[files read this turn: ${readLine('a.ts', r1)}]`, tool(1, 'read', r1, 'a.ts')].join('\n'),
+      [header(2, 2, 1), '[turn 2]', 'set a to 2', reply(2, 'a is 2 now'), tool(2, 'edit', e2!, 'a.ts')].join('\n'),
+      // The recalls of turn 3 (expand_result) get no line: their originals have one.
+      [header(3, 3, 1), '[turn 3]', 'read big.txt', reply(3, 'big read'), `[files read this turn: ${readLine('big.txt', r3!)}]`,
+        tool(3, 'read', r3!, 'big.txt'), tool(3, 'run_code', x3s!)].join('\n'),
       [header(4, 4, 1), '[turn 4]', 'read both in code', reply(4, 'both read'),
-        `[files read this turn: ${codeReadLine('a.ts', dA!, 4, 1)}, ${codeReadLine('b.ts', dB!, 4, 1)}]`, tool(4, 1, 'run_code', c4!)].join('\n'),
+        `[files read this turn: ${codeReadLine('a.ts', dA!, 4)}, ${codeReadLine('b.ts', dB!, 4)}]`, tool(4, 'run_code', c4!)].join('\n'),
       // /compact shadowed everything but turn 5's reply: only that is left to seal.
       [header(5, 5, 1), '[turn 5]', reply(5, 'recalled')].join('\n'),
       // Turn 6: the new runtime snapshot (the compacted one's successor) is protected and splits the run (ST-16, ST-17).
       [header(6, 6, 1), '[turn 6]', 'after resume'].join('\n'),
-      [header(6, 6, 1), '[turn 6]', reply(6, 'six'), tool(6, 1, 'run_code', c6!)].join('\n'),
+      [header(6, 6, 1), '[turn 6]', reply(6, 'six'), tool(6, 'run_code', c6!)].join('\n'),
     ]);
 
-    // ST-11: the 55 KB read went to the model condensed, its first line the exact locator.
+    // ST-11: the 55 KB read went to the model condensed, its first line the exact locators: two pages.
     const chars = [...r3!.text];
     expect(chars.length).toBeGreaterThan(50_000);
+    const pages = [1, 2].map((page) => `expand_result({"seq":${r3!.seq},"formatVersion":3,"page":${page}})`).join(' ');
     expect(sentResult(host.requests[host.requests.indexOf(turnStarts[2]!) + 1]!, 'r3')).toBe(
-      `[condensed tool result · turn 3 step 1 call 1 · ${chars.length} chars · full text: expand_result({"seq":${r3!.seq},"formatVersion":3})]\n${chars.slice(0, 1200).join('')}…[+${chars.length - 1800} chars]…${chars.slice(-600).join('')}`,
+      `[condensed tool result · turn 3 step 1 call 1 · ${chars.length} chars · full text: 2 pages: ${pages}]\n${chars.slice(0, 1200).join('')}…[+${chars.length - 1800} chars]…${chars.slice(-600).join('')}`,
     );
-    // It expands back: expand_result returned the original whole, which DSH's spill policy (every
-    // result over 50000 bytes but a read's) stored in a file and previewed; a line window fits inline.
-    expect(readFileSync(spillFile(x3!.text), 'utf8')).toBe(r3!.text);
+    // It expands back in one step (issue 30): two pages, each under DSH's 50,000-byte spill limit, so
+    // neither is spilled; their texts joined are the original. A line window fits inline.
+    const page = (text: string) => text.slice(text.indexOf('\n') + 1);
+    for (const [i, p] of [x3p1!, x3p2!].entries()) {
+      expect(Buffer.byteLength(p.text)).toBeLessThanOrEqual(50_000);
+      expect(p.text.startsWith(`[expand_result({"seq":${r3!.seq},"formatVersion":3,"page":${i + 1}}) · page ${i + 1} of 2 · bytes `)).toBe(true);
+    }
+    expect(page(x3p1!.text) + page(x3p2!.text)).toBe(r3!.text);
     expect(x3b!.text).toBe(r3!.text.split('\n').slice(849, 855).join('\n'));
+    // A run_code value over 50,000 bytes is what DSH spills: the log holds its preview and file.
+    expect(readFileSync(spillFile(x3s!.text), 'utf8')).toBe('y'.repeat(60000));
 
     // ST-29..ST-34: turn 5's recalls return the originals from the log.
     const snapshot = events.find((e) => e.type === 'user/message' && sourceOf(e).plugin === '@deepseek-ai/dsh-system-prompt')!;
@@ -279,8 +293,8 @@ describe('slice-tape in a long real-DSH session', () => {
     // ST-32: a numeric seq without formatVersion 3 is refused before any lookup, rc.8's header version 0 too.
     for (const id of ['x5n', 'x5z']) expect(resultOf(events, id).text).toBe('Error: expand_result: numeric seq requires formatVersion 3 from a fresh locator');
     // ST-31: rc.8's spill store has no read service, so a result DSH spilled is named, not passed off as whole.
-    const [, omitted] = /\(Omitted (\d+) bytes\./.exec(x3!.text)!;
-    expect(resultOf(events, 'x5s').text).toBe(`Error: expand_result: the full text of seq ${x3!.seq} block 1 (${omitted} bytes beyond the logged preview) is stored at ${spillFile(x3!.text)}, and no spill store is available; read that path with the file tools instead`);
+    const [, omitted] = /\(Omitted (\d+) bytes\./.exec(x3s!.text)!;
+    expect(resultOf(events, 'x5s').text).toBe(`Error: expand_result: the full text of seq ${x3s!.seq} block 1 (${omitted} bytes beyond the logged preview) is stored at ${spillFile(x3s!.text)}, and no spill store is available; read that path with the file tools instead`);
     // ST-14: after sealing, /compact and a resume, turn 1's locator, expanded from code, still returns the original.
     expect(c6!.text).toBe(r1.text);
 
@@ -318,8 +332,10 @@ describe('slice-tape beside DSH’s own tool-result pruner', () => {
     const chars = [...r1.text];
     expect(sentResult(host.requests[1]!, 'r1')).toBe(`${chars.slice(0, 4096).join('')}\n\n[... tool result middle pruned ...]\n\n${chars.slice(-1024).join('')}`);
     expect(events.filter((e) => e.type === 'compaction/prune').length).toBeGreaterThan(0);
-    // The model expanded the pruned result fully: expand_result returned the original (spilled by DSH, over 50000 bytes).
-    expect(readFileSync(spillFile(x1.text), 'utf8')).toBe(r1.text);
+    // The model expanded the pruned result: its first page came back (issue 30: under DSH's spill limit, not spilled).
+    expect(Buffer.byteLength(x1.text)).toBeLessThanOrEqual(50_000);
+    expect(x1.text.startsWith(`[expand_result({"seq":${r1.seq},"formatVersion":3,"page":1}) · page 1 of 2 · bytes 0-`)).toBe(true);
+    expect(r1.text.startsWith(x1.text.slice(x1.text.indexOf('\n') + 1))).toBe(true);
     // Not our fold, so the resource did not back off: the next large read of big.txt is folded.
     const part = [...r2.text];
     expect(part.length).toBeGreaterThan(15_000);
@@ -327,7 +343,7 @@ describe('slice-tape beside DSH’s own tool-result pruner', () => {
       `[condensed tool result · turn 2 step 1 call 1 · ${part.length} chars · full text: expand_result({"seq":${r2.seq},"formatVersion":3})]\n${part.slice(0, 1200).join('')}…[+${part.length - 1800} chars]…${part.slice(-600).join('')}`,
     );
     // The tape points at the originals, whoever rewrote them on the surface (ST-22).
-    expect(messageText(events.find(isEntry)!)).toBe([header(1, 1, 1), '[turn 1]', reply(1, 'ok'), `[files read this turn: ${readLine('big.txt', r1, 1)}]`, tool(1, 1, 'read', r1), tool(1, 2, 'expand_result', x1)].join('\n'));
+    expect(messageText(events.find(isEntry)!)).toBe([header(1, 1, 1), '[turn 1]', reply(1, 'ok'), `[files read this turn: ${readLine('big.txt', r1)}]`, tool(1, 'read', r1, 'big.txt')].join('\n'));
   });
 });
 
@@ -366,7 +382,7 @@ describe('slice-tape with the other three plugins in real DSH', () => {
     const superseded = snapshots.length === 2;
     expect(snapshots.length).toBe(superseded ? 2 : 1);
     const snapshot = snapshots.at(-1)!;
-    const readIndex = `[files read this turn: ${readLine('src/a.ts', r2, 1)}]`;
+    const readIndex = `[files read this turn: ${readLine('src/a.ts', r2)}]`;
     expect(host.requests.at(-1)!.messages.slice(1).map((m) => m.content)).toEqual([
       'turn 1', baseline,
       ...(superseded
@@ -374,12 +390,12 @@ describe('slice-tape with the other three plugins in real DSH', () => {
           [header(1, 1, 1), '[turn 1]', '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply(1, 'one')].join('\n'),
           [header(2, 2, 1), '[turn 2]', 'turn 2'].join('\n'),
           snapshot,
-          [header(2, 2, 1), '[turn 2]', readIndex, tool(2, 1, 'read', r2)].join('\n'),
+          [header(2, 2, 1), '[turn 2]', readIndex, tool(2, 'read', r2, 'src/a.ts')].join('\n'),
         ]
         : [
           snapshot,
           [header(1, 1, 1), '[turn 1]', reply(1, 'one')].join('\n'),
-          [header(2, 2, 1), '[turn 2]', 'turn 2', readIndex, tool(2, 1, 'read', r2)].join('\n'),
+          [header(2, 2, 1), '[turn 2]', 'turn 2', readIndex, tool(2, 'read', r2, 'src/a.ts')].join('\n'),
         ]),
       nested, rule,
       [header(2, 2, 1), '[turn 2]', reply(2, 'two')].join('\n'),
