@@ -249,6 +249,13 @@ interface Pending {
 /** The responder of one session: it answers every request, bills it, and records what each need cost. */
 export class SessionModel {
   readonly outcomes: NeedOutcome[] = [];
+  /**
+   * Per shadow policy, the needs found in the request and those that were not: a blind session that
+   * also looks for another policy's needs (without acting on them) tells whether that policy's session
+   * would be the very same (every need found at every turn: its model never deviates from the plan).
+   */
+  readonly shadow = new Map<Policy, { found: number; missing: number }>();
+  #shadowNeeds = new Map<Policy, readonly (readonly Need[])[]>();
   readonly #plan: readonly PlannedTurn[];
   readonly #needs: readonly (readonly Need[])[];
   readonly #bill: SessionBill;
@@ -276,6 +283,16 @@ export class SessionModel {
    * @param turn - the turn.
    * @returns a function that answers each of its requests.
    */
+  /**
+   * Also looks for `policy`'s needs at each turn's first request, without acting on them.
+   * @param policy - the other policy.
+   * @param needs - its needs per turn.
+   */
+  watch(policy: Policy, needs: readonly (readonly Need[])[]): void {
+    this.#shadowNeeds.set(policy, needs);
+    this.shadow.set(policy, { found: 0, missing: 0 });
+  }
+
   turn(turn: number): ChatResponder {
     const planned = this.#plan[turn - 1]!;
     let step = 0;
@@ -291,6 +308,14 @@ export class SessionModel {
       const tools = new Set((request.tools ?? []).map((t) => t.function.name));
       if (!checked) {
         checked = true;
+        for (const [policy, needs] of this.#shadowNeeds) {
+          const tally = this.shadow.get(policy)!;
+          for (const need of needs[turn - 1] ?? []) {
+            const original = this.#originals.get(need.id);
+            if (original !== undefined && present(request, original.text)) tally.found++;
+            else tally.missing++;
+          }
+        }
         for (const need of this.#needs[turn - 1] ?? []) {
           const original = this.#originals.get(need.id);
           if (original === undefined) continue;

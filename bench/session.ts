@@ -77,6 +77,10 @@ export interface SessionResult {
   readonly folds: number;
   readonly fidelity: readonly FidelityCheck[];
   readonly seconds: number;
+  /** For a blind session, what it found of other policies' needs (see SessionModel.shadow). */
+  readonly shadow?: Readonly<Record<string, { found: number; missing: number }>>;
+  /** Set when this result is the blind session's, reused because every need of this policy was in it. */
+  readonly sameAs?: Policy;
 }
 
 /** A workspace given with --workspace is copied (its edits must not touch the original) and committed, so each session starts from the same tree. */
@@ -206,6 +210,8 @@ export interface SessionOptions {
   readonly rowConfigs?: ReadonlyMap<string, Record<string, unknown>>;
   /** A pnpm store shared across hosts. */
   readonly pnpmStore?: string;
+  /** Other policies whose needs a blind session looks for, to tell whether their sessions would be this one. */
+  readonly watch?: readonly Policy[];
 }
 
 /**
@@ -233,6 +239,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   const bill = new SessionBill();
   const originals = new Map<string, Original>();
   const model = new SessionModel(plan, planNeeds(plan, policy, seed + 1), bill, originals, { root: host.root, workspace: workspace.root });
+  for (const other of options.watch ?? []) model.watch(other, planNeeds(plan, other, seed + 1));
   try {
     for (let t = 1; t <= plan.length; t++) {
       const turn = await host.run(plan[t - 1]!.prompt, model.turn(t));
@@ -250,6 +257,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       folds: replaced.filter(condensed).length,
       fidelity: checks,
       seconds: (Date.now() - started) / 1000,
+      ...(model.shadow.size > 0 ? { shadow: Object.fromEntries(model.shadow) } : {}),
     };
   } finally {
     await host.close();
@@ -290,7 +298,8 @@ export function report(results: readonly SessionResult[], turns: number): string
       const n = r.needs;
       const needs = n.length === 0 ? '—' : `${n.filter((x) => x.first === 'present').length} / ${n.filter((x) => x.first !== 'present' && x.satisfied && x.steps === 1).length} / ${n.filter((x) => x.satisfied && x.steps > 1).length} / ${n.filter((x) => !x.satisfied).length}`;
       const fid = r.fidelity.length === 0 ? '—' : `${r.fidelity.filter((f) => f.exact).length}/${r.fidelity.length}`;
-      lines.push(`| ${r.config} | ${fmt(h)} | ${ratio(h, stock?.costThroughTurns[half - 1] ?? 0)} | ${fmt(all)} | ${ratio(all, stock?.costThroughTurns[turns - 1] ?? 0)} | ${curve} | ${stock === undefined ? '—' : (breakEven(r.costThroughTurns, s) ?? 'never')} | ${fmt(t.peak)} | ${ratio(t.peak, stock?.totals.peak ?? 0)} | ${fmt(t.last)} | ${((100 * t.hit) / t.tokens).toFixed(1)}% | ${fmt(t.toolTokens / t.requests)} / ${fmt(t.messageTokens / t.requests)} | ${r.compactions} / ${r.prunerRewrites} / ${r.folds} | ${needs} | ${fid} |`);
+      const config = r.sameAs === undefined ? r.config : `${r.config} (= ${r.sameAs}: every need was in its requests)`;
+      lines.push(`| ${config} | ${fmt(h)} | ${ratio(h, stock?.costThroughTurns[half - 1] ?? 0)} | ${fmt(all)} | ${ratio(all, stock?.costThroughTurns[turns - 1] ?? 0)} | ${curve} | ${stock === undefined ? '—' : (breakEven(r.costThroughTurns, s) ?? 'never')} | ${fmt(t.peak)} | ${ratio(t.peak, stock?.totals.peak ?? 0)} | ${fmt(t.last)} | ${((100 * t.hit) / t.tokens).toFixed(1)}% | ${fmt(t.toolTokens / t.requests)} / ${fmt(t.messageTokens / t.requests)} | ${r.compactions} / ${r.prunerRewrites} / ${r.folds} | ${needs} | ${fid} |`);
     }
   }
   return lines.join('\n');
@@ -335,9 +344,22 @@ async function main(): Promise<void> {
   const started = new Date();
   const loads = [loadavg()[0]!];
   const results: SessionResult[] = [];
+  // A needs-aware model deviates from the plan only when a need is not in its request. A blind session
+  // that found every need of a policy at every turn is that policy's session request for request:
+  // the bench reports it for the policy instead of running it again (stock DSH and the plugins
+  // that remove nothing from the request, unless DSH's compaction does).
+  const watch = policies.filter((p) => p !== 'blind');
   for (const policy of policies) {
     for (const config of configs) {
-      const result = await runSession({ dsh, tarball, workspace, plan, policy, config, seed, fidelity: fidelityCount, rowConfigs });
+      const blind = results.find((r) => r.policy === 'blind' && r.config === config);
+      const tally = blind?.shadow?.[policy];
+      if (policy !== 'blind' && blind !== undefined && tally !== undefined && tally.missing === 0 && !TAPED.has(config)) {
+        const needs = planNeeds(plan, policy, seed + 1).flatMap((list, t) => list.map((n): NeedOutcome => ({ at: t + 1, need: { turn: n.turn, id: n.id, tool: n.call.name }, age: n.turn === t ? 'previous' : 'older', first: 'present', steps: 0, satisfied: true })));
+        results.push({ ...blind, policy, needs, sameAs: 'blind', seconds: 0 });
+        process.stderr.write(`${policy} ${config}: every need was in the blind session's requests (${tally.found}); its session is the blind one\n`);
+        continue;
+      }
+      const result = await runSession({ dsh, tarball, workspace, plan, policy, config, seed, fidelity: fidelityCount, rowConfigs, ...(policy === 'blind' ? { watch } : {}) });
       results.push(result);
       loads.push(loadavg()[0]!);
       process.stderr.write(`${policy} ${config}: cost ${fmt(result.totals.cost)}, ${result.totals.requests} requests, peak ${fmt(result.totals.peak)} (${result.seconds.toFixed(0)} s)\n`);
