@@ -112,7 +112,7 @@ interface Block {
 }
 
 const ZERO: Usage = { input: 0, cacheRead: 0, output: 0, reasoning: 0 };
-const FOLD_PREFIX = foldHeader(0, 0, 0, 0, 0).split(' · ')[0]!;
+const FOLD_PREFIX = foldHeader(0, 0, 0, 0, '').split(' · ')[0]!;
 
 const number = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const usageOf = (raw: unknown): Usage | undefined => {
