@@ -87,35 +87,20 @@ describe('issue 21: inspect counts the context in DeepSeek V3 tokens, equal to t
     }
   });
 
-  it('without a profile every plugin tool is sent whole; under "full" they are deferred, tool_search is added, and the saving is the difference', () => {
+  it('issue 30: the built-in profiles leave every tool of this package whole (the tape\'s recall tools follow search, memory files), so offline, where DSH\'s own tools are absent, a profile saves nothing', () => {
     expect(plain.tokens.profile).toBe('none');
-    expect(plain.tokens.tools.tools.map((t) => [t.name, t.state])).toEqual([
-      ['expand_result', 'on'], ['memory', 'on'], ['recall_search', 'on'], ['recall_step', 'on'], ['recall_turn', 'on'],
-    ]);
+    const whole = [['expand_result', 'on'], ['memory', 'on'], ['recall_search', 'on'], ['recall_step', 'on'], ['recall_turn', 'on']];
+    expect(plain.tokens.tools.tools.map((t) => [t.name, t.state])).toEqual(whole);
     expect(plain.tokens.saved).toBe(0);
-    expect(plain.tokens.systemPrompt.sections.map((s) => s.name)).toEqual([
-      'tool:memory', 'session-context-config:contract', 'session-context-config:card-receipt', 'session-context-config:untrusted-download',
-    ]);
-
-    const f = full.tokens;
-    expect(f.profile).toBe('full');
-    expect(f.tools.tools.map((t) => [t.name, t.state])).toEqual([
-      ['expand_result', 'deferred'], ['memory', 'deferred'], ['recall_search', 'deferred'], ['recall_step', 'deferred'], ['recall_turn', 'deferred'], ['tool_search', 'added'],
-    ]);
-    // Each deferred tool's full figure is what the session without the profile sends for it.
-    const sentWhole = Object.fromEntries(plain.tokens.tools.tools.map((t) => [t.name, t.tokens]));
-    for (const t of f.tools.tools.filter((x) => x.state === 'deferred')) {
-      expect(t.full, t.name).toBe(sentWhole[t.name]);
-      expect(t.tokens, t.name).toBeLessThan(t.full!);
-    }
-    // The memory tool's guidance section goes with the tool (a deferred tool is not injected).
-    expect(f.systemPrompt.sections.map((s) => s.name)).not.toContain('tool:memory');
-    expect([f.systemPrompt.withoutProfile, f.tools.withoutProfile]).toEqual([plain.tokens.systemPrompt.tokens, plain.tokens.tools.tokens]);
-    expect(f.saved).toBe(plain.tokens.systemPrompt.tokens + plain.tokens.tools.tokens - f.systemPrompt.tokens - f.tools.tokens);
-    expect(f.saved).toBeGreaterThan(0);
-    // minimal hides them: nothing is sent for the plugins' tools, and tool_search is not needed.
+    const sections = ['tool:memory', 'session-context-config:contract', 'session-context-config:card-receipt', 'session-context-config:untrusted-download'];
+    expect(plain.tokens.systemPrompt.sections.map((s) => s.name)).toEqual(sections);
     const minimal = inspectJson(['--context-profile', 'minimal']).tokens;
-    expect(minimal.tools.tools.map((t) => [t.name, t.state, t.tokens])).toEqual(plain.tokens.tools.tools.map((t) => [t.name, 'off', 0]));
+    for (const [id, t] of [['full', full.tokens], ['minimal', minimal]] as const) {
+      expect([id, t.profile, t.tools.tools.map((x) => [x.name, x.state])]).toEqual([id, id, whole]);
+      // No tool is deferred, so there is no tool_search; memory's guidance section stays with its tool (CP-12).
+      expect([id, t.systemPrompt.sections.map((x) => x.name)]).toEqual([id, sections]);
+      expect([id, t.systemPrompt.tokens, t.tools.tokens, t.saved]).toEqual([id, plain.tokens.systemPrompt.tokens, plain.tokens.tools.tokens, 0]);
+    }
   });
 
   it('the terminal breakdown shows the same figures: the window, each part\'s share, what the profile saves', () => {
@@ -136,7 +121,7 @@ describe('issue 21: inspect counts the context in DeepSeek V3 tokens, equal to t
     expect(out.stdout).toMatch(new RegExp(`\\n  \\. free +${n(131_072 - total)} +`));
     expect(out.stdout).toContain(`  the profile saves ${n(t.saved)} tokens: system prompt ${n(t.systemPrompt.withoutProfile)} → ${n(t.systemPrompt.tokens)}, tool definitions ${n(t.tools.withoutProfile)} → ${n(t.tools.tokens)}\n`);
     const memory = t.tools.tools.find((x) => x.name === 'memory')!;
-    expect(out.stdout).toMatch(new RegExp(`\\n    memory +deferred +${memory.tokens} of ${memory.full} tokens\\n`));
+    expect(out.stdout).toMatch(new RegExp(`\\n    memory +on +${memory.tokens} of ${memory.tokens} tokens\\n`));
     expect(out.stdout).toContain(`  injected   AGENTS.md                     197 B  ${tokens(sample('repo/AGENTS.md'))} tokens\n`);
     expect(out.stdout).toContain("DSH's own system prompt and tools come on top");
   });

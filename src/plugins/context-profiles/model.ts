@@ -95,6 +95,15 @@ const TOOL_GROUP_TABLE: Readonly<Record<string, GroupId>> = {
   create_goal: 'goal', get_goal: 'goal', update_goal: 'goal',
   // the seed's plugin-dev group (dsh-tool-cordis's tools are `cordis_*`, below)
   plugin_manager: 'plugin-dev',
+  // This package's own tools (issue 30: unknown to the table, they fell to `other`, deferred by `full`
+  // and hidden by `minimal`). slice-tape's (and DSH's dsh-tool-result-fold's expand_result): the
+  // tape's entries and folded views name these calls as the only way back to what they replaced, so
+  // they search the session as grep and glob search the tree, and stay on wherever search does.
+  recall_turn: 'search', recall_step: 'search', recall_search: 'search', expand_result: 'search',
+  // auto-memory's: a file tool over /memories (view, create, str_replace, insert, delete, rename, like
+  // str_replace_editor); deferred, it would also lose its guidance section (CP-12), so the model
+  // would no longer be told what to remember.
+  memory: 'files',
 };
 /** The table as a Map, so a tool named `constructor` or `__proto__` finds no group in Object.prototype (issue 32, item 13). */
 export const TOOL_GROUPS: ReadonlyMap<string, GroupId> = new Map(Object.entries(TOOL_GROUP_TABLE));
