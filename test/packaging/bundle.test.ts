@@ -129,6 +129,13 @@ describe('cordis.patch.yml', () => {
     const Config = ((await pluginModules()).get(row.name) as unknown as PluginModule).Config!;
     expect((validateConfig(Config, {}) as { defaultReasoningEffort: string }).defaultReasoningEffort).toBe('low');
   });
+
+  it('issue 30: the bundle starts new sessions on the full profile; the plugin alone keeps the spec\'s default (profile none, CP-31)', async () => {
+    const modules = await pluginModules();
+    const profiles = inserted().find((r) => r.id === 'context-profiles')!;
+    expect(profiles.config).toEqual({ defaultProfile: 'full' });
+    expect((validateConfig((modules.get(profiles.name) as unknown as PluginModule).Config!, {}) as { defaultProfile?: string }).defaultProfile).toBeUndefined();
+  });
 });
 
 describe('plugin modules', () => {

@@ -75,10 +75,10 @@ export function hostTools(): ToolDefinition[] {
 }
 
 /** A host with `tools` registered globally, the plugin mounted on a fresh DSH home. */
-export function mountHost(home: string, options: { tools?: ToolDefinition[]; sessionId?: string; subagent?: boolean; refreshContexts?: boolean } = {}): { host: TestHost<MemoryFileSystem>; profiles: contextProfiles.Profiles } {
+export function mountHost(home: string, options: { tools?: ToolDefinition[]; sessionId?: string; subagent?: boolean; refreshContexts?: boolean; config?: contextProfiles.Config } = {}): { host: TestHost<MemoryFileSystem>; profiles: contextProfiles.Profiles } {
   const host = createTestHost({ dshHome: home, cwd: '/repo', files: {}, sessionId: options.sessionId, subagent: options.subagent, refreshContexts: options.refreshContexts });
   for (const def of options.tools ?? []) host.ctx.tools.register(def);
-  const handle = host.use(contextProfiles, {});
+  const handle = host.use(contextProfiles, options.config ?? {});
   return { host, profiles: contextProfiles.mounted.get(handle.ctx)! };
 }
 

@@ -144,9 +144,14 @@ export function defaultBaseline(): Baseline {
   return { contract: true, cardReceipt: true, untrustedDownload: true, custom: { enabled: false, text: '' } };
 }
 
-/** A missing state file reads as this (CP-31). */
-export function defaultState(): State {
-  return { version: STATE_VERSION, lastUsedId: NONE, profiles: builtinProfiles(), sessions: {}, baseline: defaultBaseline() };
+/**
+ * A missing state file reads as this (CP-31): the built-ins, no session, and `lastUsedId` `none`, or
+ * the profile the plugin's `defaultProfile` names (the bundle's row: `full`, issue 30).
+ * @param lastUsedId - the profile new sessions start with until one is chosen; default `none`.
+ * @returns a fresh default state.
+ */
+export function defaultState(lastUsedId: string = NONE): State {
+  return { version: STATE_VERSION, lastUsedId, profiles: builtinProfiles(), sessions: {}, baseline: defaultBaseline() };
 }
 
 /** CP-18: the two persona slots, their section names and orders. */

@@ -21,7 +21,7 @@ import {
 } from '../../io/index.js';
 import { parseJson } from './json.js';
 import { chooseSession, choosable, mergeSave, recordSession } from './merge.js';
-import { defaultState, STATE_LIMITS, STATE_VERSION, type Baseline, type Profile, type State } from './model.js';
+import { defaultState, NONE, STATE_LIMITS, STATE_VERSION, type Baseline, type Profile, type State } from './model.js';
 import { NewerStateError, readState, StateError, validateSave } from './normalize.js';
 
 /** CP-31: file names under the DSH home. */
@@ -81,7 +81,7 @@ const count = (n: number): string => n.toLocaleString('en-US');
 /** The state file of one DSH home, shared with other processes; see the file comment. */
 export class StateStore {
   readonly path: string;
-  #state: State = defaultState();
+  #state: State;
   #report: LoadReport = { kind: 'missing' };
   /** The bytes last read or written, so an unchanged file is not parsed again. */
   #bytes: Uint8Array | undefined;
@@ -95,8 +95,15 @@ export class StateStore {
    */
   #seen: { readonly stamp: string; readonly read: DiskRead } | undefined;
 
-  constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFileOpsSync) {
+  /**
+   * @param home - the DSH home holding the file.
+   * @param logger - where problems with the file are reported.
+   * @param io - the file operations (node:fs unless a test injects faults).
+   * @param initialProfile - what `lastUsedId` is while there is no readable file (config `defaultProfile`).
+   */
+  constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFileOpsSync, readonly initialProfile: string = NONE) {
     this.path = join(home, STATE_FILE);
+    this.#state = defaultState(initialProfile);
   }
 
   /** The state as last read or written (do not mutate; use the methods). */
@@ -310,9 +317,9 @@ export class StateStore {
    */
   #read(path: string): DiskRead & { readonly bytes?: Uint8Array } {
     const info = this.io.lstat(path);
-    if (info === undefined) return { state: defaultState(), report: { kind: 'missing' }, rewrite: false };
+    if (info === undefined) return { state: defaultState(this.initialProfile), report: { kind: 'missing' }, rewrite: false };
     if (info.type !== 'file') {
-      return { state: defaultState(), report: { kind: 'refused', reason: `is ${describeEntryType(info.type)}; context-profiles reads and replaces only a regular file` }, rewrite: false };
+      return { state: defaultState(this.initialProfile), report: { kind: 'refused', reason: `is ${describeEntryType(info.type)}; context-profiles reads and replaces only a regular file` }, rewrite: false };
     }
     const stamp = path === this.path ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : undefined;
     if (stamp !== undefined && this.#seen?.stamp === stamp && Date.now() - info.mtimeMs > STAMP_SETTLED_MS) return this.#seen.read;
@@ -321,11 +328,11 @@ export class StateStore {
     try {
       ({ bytes, size } = this.io.readPrefix(path, STATE_LIMITS.stateBytes + 1));
     } catch (error) {
-      return { state: defaultState(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true };
+      return { state: defaultState(this.initialProfile), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true };
     }
     if (size > STATE_LIMITS.stateBytes) {
       const reason = `is ${count(size)} bytes; the limit is ${count(STATE_LIMITS.stateBytes)}, so context-profiles neither reads nor writes it (it stays as it is): shrink it or move it away`;
-      return { state: defaultState(), report: { kind: 'refused', reason }, rewrite: false, stamp };
+      return { state: defaultState(this.initialProfile), report: { kind: 'refused', reason }, rewrite: false, stamp };
     }
     if (path === this.path && this.#bytes !== undefined && Buffer.compare(bytes, this.#bytes) === 0) {
       return { state: this.#state, report: { kind: 'current' }, rewrite: false, bytes, stamp };
@@ -338,9 +345,9 @@ export class StateStore {
       if (error instanceof NewerStateError) {
         // Item 10: a newer package's file is its to write; this one must not move it aside at every step.
         const reason = `is version ${error.version}, written by a newer dsh-context-engine (this one reads up to version ${STATE_VERSION}), so this one neither uses nor writes it: update the package`;
-        return { state: defaultState(), report: { kind: 'refused', reason }, rewrite: false, stamp };
+        return { state: defaultState(this.initialProfile), report: { kind: 'refused', reason }, rewrite: false, stamp };
       }
-      return { state: defaultState(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true, bytes };
+      return { state: defaultState(this.initialProfile), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true, bytes };
     }
   }
 

@@ -160,6 +160,31 @@ describe('lifecycle (CP-13, CP-14, CP-16, CP-17)', () => {
     expect(names(other.requests[1]!.tools)).toEqual(names(other.requests[0]!.tools));
   });
 
+  it('issue 30: defaultProfile is the profile new sessions start with while there is no state file (full: deferred tools and tool_search, recorded as full); a file\'s lastUsedId, none included, still decides', async () => {
+    const fresh = home();
+    const { host } = mountHost(fresh, { tools: hostTools(), config: { defaultProfile: 'full' } });
+    await host.run('hi', reply);
+    expect(names(host.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', ...hostTools().map((t) => t.name), TOOL_SEARCH]));
+    expect(host.requests[0]!.tools.find((t) => t.name === 'todo_write')!.description).toBe('Record a plan of steps.');
+    const saved = JSON.parse(readFileSync(join(fresh, 'session-context-config.json'), 'utf8'));
+    expect([saved.lastUsedId, saved.sessions]).toEqual(['full', { 'session-1': 'full' }]);
+    const chosen = homeWith('none');
+    const { host: kept } = mountHost(chosen, { tools: hostTools(), config: { defaultProfile: 'full' } });
+    await kept.run('hi', reply);
+    expect(names(kept.requests[0]!.tools)).toEqual(byName(['read', 'write', 'edit', 'run_code', ...hostTools().map((t) => t.name)]));
+    expect(() => mountHost(home(), { config: { defaultProfile: 'lena' as 'lean' } })).toThrow(/defaultProfile/);
+  });
+
+  it('issue 30: this package\'s own tools keep their place: the tape\'s recall tools (the only way back to what its lines and folded views replaced) follow search, auto-memory\'s memory files; whole under full, kept under minimal', async () => {
+    const recall = ['recall_turn', 'recall_step', 'recall_search', 'expand_result', 'memory'].map((n) => tool(n, `Recalls ${n}. More text.`, { type: 'object', properties: { turn: { type: 'string', description: 'The turn.' } } }));
+    for (const id of ['full', 'minimal']) {
+      const { host } = mountHost(homeWith(id), { tools: [...hostTools(), ...recall] });
+      await host.run('hi', reply);
+      const sent = host.requests[0]!.tools;
+      expect([id, recall.map((r) => sent.find((t) => t.name === r.name))]).toEqual([id, recall.map((r) => ({ name: r.name, description: r.description, parameters: r.parameters }))]);
+    }
+  });
+
   it('CP-17 a sub-agent gets no profile: every tool stays', async () => {
     const { host } = mountHost(homeWith('minimal'), { tools: hostTools(), subagent: true });
     await host.run('hi', reply);
