@@ -110,8 +110,13 @@ function subjectOf(call: PlannedCall): string | undefined {
   return key === undefined ? undefined : (input[key] as string);
 }
 
-/** A tape line locating one result: `[tool turn N[ step S] seq Q[ block B] · <name>[ "<subject>"] · …]`. */
-const TOOL_LINE = /^\[tool turn (\d+)(?: step \d+)? seq (\d+)(?: block \d+)? · ([^\s·]+)(?: ("(?:[^"\\]|\\.)*"))? · (.*)\]$/;
+/**
+ * A tape line locating one result: `[tool seq Q[ block B] · <name>[ "<subject>"] · …]` in the turn its
+ * entry or `[turn N]` line names (earlier builds: `[tool turn N[ step S] seq Q …]`, with the call).
+ */
+const TOOL_LINE = /^\[tool (?:turn (\d+) )?(?:step \d+ )?seq (\d+)(?: block (\d+))? · ([^\s·]+)(?: ("(?:[^"\\]|\\.)*"))? · (.*)\]$/;
+/** An entry's header: `[slice tape v1 · turns N-M · …]`. */
+const ENTRY_HEADER = /^\[slice tape v1 · turns (\d+)-(\d+) · /;
 
 /** Every `expand_result({...})` call written on a line, parsed. */
 function expandCalls(line: string): Record<string, unknown>[] {
@@ -181,14 +186,17 @@ export function locate(request: ChatRequest, need: Need): Record<string, unknown
     if (message.role !== 'user' || message.content === null) continue;
     let context: number | undefined;
     for (const line of message.content.split('\n')) {
+      const header = ENTRY_HEADER.exec(line);
+      if (header !== null) context = header[1] === header[2] ? Number(header[1]) : undefined;
       const turnMark = /^\[turn (\d+)\]$/.exec(line);
       if (turnMark !== null) context = Number(turnMark[1]);
       const tool = TOOL_LINE.exec(line);
       if (tool !== null) {
-        if (Number(tool[1]) !== need.turn || tool[3] !== need.call.name) continue;
-        const calls = expandCalls(line);
-        if (calls.length === 0) continue;
-        const shown = tool[4] === undefined ? undefined : (JSON.parse(tool[4]) as string);
+        if ((tool[1] !== undefined ? Number(tool[1]) : context) !== need.turn || tool[4] !== need.call.name) continue;
+        // Every page's call when the line spells them out, else the line's seq (and block) as the tool's description says.
+        const spelled = expandCalls(line);
+        const calls = spelled.length > 0 ? spelled : [{ seq: Number(tool[2]), formatVersion: 3, ...(tool[3] !== undefined ? { block: Number(tool[3]) } : {}) }];
+        const shown = tool[5] === undefined ? undefined : (JSON.parse(tool[5]) as string);
         const wanted = subjectOf(need.call);
         const named = shown !== undefined && wanted !== undefined && (shown === wanted || (shown.endsWith('…') && wanted.startsWith(shown.slice(0, -1))));
         if (named || (keys.length > 0 && keys.every((k) => line.includes(JSON.stringify(k))))) strong.push(calls);

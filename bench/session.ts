@@ -24,28 +24,48 @@
 // a setting before making it a default), e.g. --row-config 'slice-tape={"history":{"keepRecentTurns":1}}'.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
 import { createDshHost, ensureRealDsh, packPackage, type ChatRequest, type DshHost, type RealDsh, type ChatResponder } from 'dsh-context-engine/testing';
 import { random } from './inputs.js';
 import { SessionBill, type RequestBill, type SessionTotals } from './session-bill.js';
 import { planNeeds, POLICIES, SessionModel, type NeedOutcome, type Original, type Policy } from './session-model.js';
 import { planSession, resetWorkspace, sessionWorkspace, type PlannedTurn, type SessionWorkspace } from './session-workload.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The package's root: the nearest directory up from this file with the bundle's patch (build/bench/ when built, bench/ under vitest). */
+const ROOT = ((): string => {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'cordis.patch.yml'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no cordis.patch.yml above ${fileURLToPath(import.meta.url)}`);
+  }
+})();
 /** Every configuration, in the order the report lists them. */
 export const CONFIGS = ['stock', 'bundle', 'wc', 'am', 'st', 'cp', 'st-nofold'] as const;
 export type ConfigName = (typeof CONFIGS)[number];
+/**
+ * The config the bundle's patch (cordis.patch.yml) gives row `id`.
+ * @param id - the row id.
+ * @returns its config (`{}` when it has none).
+ */
+export function bundleConfig(id: string): Record<string, unknown> {
+  const entries = parse(readFileSync(join(ROOT, 'cordis.patch.yml'), 'utf8')) as { insert?: { id: string; config?: Record<string, unknown> }[] }[];
+  const row = entries.flatMap((e) => e.insert ?? []).find((r) => r.id === id);
+  if (row === undefined) throw new Error(`cordis.patch.yml inserts no row ${JSON.stringify(id)}`);
+  return row.config ?? {};
+}
+
 /** The bundle row each single-plugin configuration chooses, and its config (undefined: the bundle's). */
-const ROWS: Partial<Record<ConfigName, { row: string; config?: unknown }>> = {
+const ROWS: Partial<Record<ConfigName, { row: string; config?: Record<string, unknown> }>> = {
   wc: { row: 'workspace-context' },
   am: { row: 'auto-memory' },
   st: { row: 'slice-tape' },
   cp: { row: 'context-profiles' },
-  'st-nofold': { row: 'slice-tape', config: { fold: { enabled: false } } },
+  // The bundle's slice-tape row (a row's config replaces the whole config) with folding off.
+  'st-nofold': { row: 'slice-tape', config: { ...bundleConfig('slice-tape'), fold: { enabled: false } } },
 };
 /** Configurations that mount slice-tape, so their sealed and folded results can be recalled. */
 const TAPED: ReadonlySet<ConfigName> = new Set(['bundle', 'st', 'st-nofold']);
@@ -334,7 +354,11 @@ async function main(): Promise<void> {
   const configs = pickList(values.configs, CONFIGS, '--configs');
   const policies = pickList(values.policies, POLICIES, '--policies');
   const dsh = ensureRealDsh(join(ROOT, '.test-tools', 'real-dsh'));
-  const tarball = packPackage(ROOT, join(ROOT, '.test-tools', 'pack-bench'));
+  // Each run packs into a directory of its own: a run beside this one (another --workspace-dir) may
+  // pack other code, and every session of a run installs the tarball again.
+  const packDir = join(ROOT, '.test-tools', `pack-bench-${process.pid}`);
+  const tarball = packPackage(ROOT, packDir);
+  process.once('exit', () => rmSync(packDir, { recursive: true, force: true }));
   const root = values.workspace !== undefined ? copiedWorkspace(values.workspace) : resolve(values['workspace-dir'] ?? join(ROOT, '.test-tools', `session-monorepo-${files}-${seed}`));
   process.stderr.write(`workspace ${root}…\n`);
   const workspace = sessionWorkspace(root, files, seed, values.workspace === undefined);

@@ -98,6 +98,11 @@ describe('slice-tape’s tools and step cap in real DSH', () => {
 // ---- the long session ----
 
 const TAPE = '[slice tape v1 · ';
+/**
+ * The bundle's slice-tape row with the tape starting at turn 1: the row's history.startAfterChars
+ * (64,000, issue 30) would keep these few short turns raw, and these tests are about the entries.
+ */
+const TAPE_FROM_TURN_1 = { defaultReasoningEffort: 'inherit', history: { startAfterChars: 0 } };
 /** Log records a `recall_turn` full page lists (ST-29). */
 const RECORDS = ['user/message', 'assistant/message', 'tool/call', 'tool/result', 'tool/code-dispatch-start', 'tool/code-dispatch'];
 const textOf = (content: readonly ContentBlock[]): string => content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
@@ -119,18 +124,27 @@ function resultOf(events: readonly SessionEvent[], callId: string): { seq: numbe
 /** The text of the tool message answering `callId` in a request. */
 const sentResult = (request: ChatRequest, callId: string): string => request.messages.find((m) => m.role === 'tool' && m.tool_call_id === callId)!.content!;
 
-/** The first expand_result locator in `text`, as its JSON arguments (without a page). */
-const locator = (text: string): { seq: number; formatVersion: number } => JSON.parse(`${/expand_result\((\{"seq":\d+,"formatVersion":\d+)(?:,"page":\d+)?\}\)/.exec(text)![1]!}}`) as { seq: number; formatVersion: number };
+/**
+ * The locator in `text`, as expand_result's arguments (without a page): the first expand_result call
+ * it spells out, else a tape line's `seq Q`, which expand_result's description turns into the call.
+ */
+const locator = (text: string): { seq: number; formatVersion: number } => {
+  const call = /expand_result\((\{"seq":\d+,"formatVersion":\d+)(?:,"page":\d+)?\}\)/.exec(text);
+  if (call !== null) return JSON.parse(`${call[1]!}}`) as { seq: number; formatVersion: number };
+  return { seq: Number(/^\[tool seq (\d+) · /.exec(text)![1]), formatVersion: 3 };
+};
 /** Every expand_result call on the first line of `text` (a locator naming pages names each). */
 const calls = (text: string): Record<string, unknown>[] => [...text.split('\n', 1)[0]!.matchAll(/expand_result\((\{[^()]*\})\)/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
 
-const readLine = (path: string, result: { seq: number; text: string }): string =>
-  `${path} (${lineCount(result.text)} lines, ${sha(result.text, 8)}, seq ${result.seq} block 1, read window default, logged result)`;
+/** What a direct read's tape line says of it (issue 30: the read index's facts ride on its line). */
+const readFacts = (result: { text: string }): string => `${lineCount(result.text)} lines, ${sha(result.text, 8)}`;
 const codeReadLine = (path: string, dispatch: { seq: number; text: string }, turn: number): string =>
   `${path} (${lineCount(dispatch.text)} lines, ${sha(dispatch.text, 8)}, dispatch seq ${dispatch.seq}, read window default, code log; model visibility not implied; recall_turn({"turn":"${turn}","view":"full"}))`;
-/** A tape line (ST-22 as issue 30 has it): the subject, and every page's call for a result over one page. */
-const tool = (turn: number, name: string, result: { seq: number; text: string }, subject?: string): string =>
-  toolLine(turn, result.seq, name, codePoints(result.text), subject).replace(/expand_result\(\{"seq":\d+,"formatVersion":3\}\)\]$/, `${resultLocator({ seq: result.seq }, result.text)}]`);
+/** A tape line (ST-22 as issue 30 has it): the subject, a direct read's facts, and every page's call for a result over one page. */
+const tool = (name: string, result: { seq: number; text: string }, subject?: string): string => {
+  const pages = resultLocator({ seq: result.seq }, result.text);
+  return toolLine(result.seq, name, codePoints(result.text), subject, name === 'read' ? readFacts(result) : undefined, pages.startsWith('expand_result(') ? undefined : pages);
+};
 
 /** DSH's spill notice at the end of a result it spilled: the file that holds the full text. */
 const spillFile = (text: string): string => /\(Omitted \d+ bytes\. Full formatted result stored at: (.+)\. Use read with offset\/limit, or grep this path to search within it\.\)$/.exec(text)![1]!;
@@ -167,7 +181,7 @@ describe('slice-tape in a long real-DSH session', () => {
     // DSH's read returns at most 51200 bytes of lines: about 55 KB with line numbers and framing.
     const BIG = `${Array.from({ length: 1200 }, (_, i) => `line ${i} ${'x'.repeat(50)}`).join('\n')}\n`;
     // `both`: the model calls tools directly and from Code Mode's run_code.
-    const host = dshHost({ files: { 'a.ts': A, 'b.ts': B, 'big.txt': BIG }, env: { DSH_TOOLS_MODE: 'both' } }).use('slice-tape');
+    const host = dshHost({ files: { 'a.ts': A, 'b.ts': B, 'big.txt': BIG }, env: { DSH_TOOLS_MODE: 'both' } }).use('slice-tape', TAPE_FROM_TURN_1);
     // DSH spills model-facing results over 50000 bytes (spill-policy) into files: keep them in the host's directory.
     host.patch({ id: 'spill-local', config: { root: join(host.root, 'spill') } });
     const read = (id: string, path: string) => ({ name: 'read', id, input: { file_path: path } });
@@ -191,9 +205,9 @@ describe('slice-tape in a long real-DSH session', () => {
     await turn('read both in code', [{ tools: [{ name: 'run_code', id: 'c4', input: { code: 'await tools.read({ file_path: "a.ts" });\nawait tools.read({ file_path: "b.ts" });\nreturn "read both";', description: 'read two files' } }] }, { text: 'both read' }]);
     await turn('recall', [(r) => {
       // The locator on turn 1's tape tool line, as the model sees it.
-      turn1Locator = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.includes('\n[turn 1]\n'))!.content!.split('\n').at(-1)!);
+      turn1Locator = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.startsWith(header(1, 1, 1)))!.content!.split('\n').at(-1)!);
       // Turn 3's run_code, whose logged result DSH spilled (its tape tool line).
-      const spilled = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.includes('\n[turn 3]\n'))!.content!.split('\n').find((l) => l.includes(' · run_code · '))!);
+      const spilled = locator(r.messages.find((m) => m.content?.startsWith(TAPE) === true && m.content.startsWith(header(3, 3, 1)))!.content!.split('\n').find((l) => l.includes(' · run_code · '))!);
       return {
         tools: [
           { name: 'recall_turn', id: 't1', input: { turn: '1', view: 'dialogue' } },
@@ -229,18 +243,17 @@ describe('slice-tape in a long real-DSH session', () => {
 
     // ST-20..ST-24, ST-28: every entry, exactly. Turn 1's prompt stays raw (pinFirstTurn).
     expect(events.filter(isEntry).map(messageText)).toEqual([
-      [header(1, 1, 1), '[turn 1]', reply(1, 'a is 1'), `[files read this turn: ${readLine('a.ts', r1)}]`, tool(1, 'read', r1, 'a.ts')].join('\n'),
-      [header(2, 2, 1), '[turn 2]', 'set a to 2', reply(2, 'a is 2 now'), tool(2, 'edit', e2!, 'a.ts')].join('\n'),
+      [header(1, 1, 1), reply(1, 'a is 1'), tool('read', r1, 'a.ts')].join('\n'),
+      [header(2, 2, 1), 'set a to 2', reply(2, 'a is 2 now'), tool('edit', e2!, 'a.ts')].join('\n'),
       // The recalls of turn 3 (expand_result) get no line: their originals have one.
-      [header(3, 3, 1), '[turn 3]', 'read big.txt', reply(3, 'big read'), `[files read this turn: ${readLine('big.txt', r3!)}]`,
-        tool(3, 'read', r3!, 'big.txt'), tool(3, 'run_code', x3s!)].join('\n'),
-      [header(4, 4, 1), '[turn 4]', 'read both in code', reply(4, 'both read'),
-        `[files read this turn: ${codeReadLine('a.ts', dA!, 4)}, ${codeReadLine('b.ts', dB!, 4)}]`, tool(4, 'run_code', c4!)].join('\n'),
+      [header(3, 3, 1), 'read big.txt', reply(3, 'big read'), tool('read', r3!, 'big.txt'), tool('run_code', x3s!)].join('\n'),
+      [header(4, 4, 1), 'read both in code', reply(4, 'both read'),
+        `[files read this turn: ${codeReadLine('a.ts', dA!, 4)}, ${codeReadLine('b.ts', dB!, 4)}]`, tool('run_code', c4!)].join('\n'),
       // /compact shadowed everything but turn 5's reply: only that is left to seal.
-      [header(5, 5, 1), '[turn 5]', reply(5, 'recalled')].join('\n'),
+      [header(5, 5, 1), reply(5, 'recalled')].join('\n'),
       // Turn 6: the new runtime snapshot (the compacted one's successor) is protected and splits the run (ST-16, ST-17).
-      [header(6, 6, 1), '[turn 6]', 'after resume'].join('\n'),
-      [header(6, 6, 1), '[turn 6]', reply(6, 'six'), tool(6, 'run_code', c6!)].join('\n'),
+      [header(6, 6, 1), 'after resume'].join('\n'),
+      [header(6, 6, 1), reply(6, 'six'), tool('run_code', c6!)].join('\n'),
     ]);
 
     // ST-11: the 55 KB read went to the model condensed, its first line the exact locators: two pages.
@@ -309,7 +322,7 @@ describe('slice-tape in a long real-DSH session', () => {
     const checkpoint = events.find((e) => e.type === 'user/message' && sourceOf(e).plugin === 'compact')!;
     const snapshots = events.filter((e) => e.type === 'user/message' && sourceOf(e).plugin === '@deepseek-ai/dsh-system-prompt');
     expect(messageText(checkpoint)).toBe(`${CompactionFrame.preamble}\n\n${CompactionFrame.open}## Primary Request and Intent\n- checkpoint${CompactionFrame.close}`);
-    expect(resumed.messages.slice(1).map((m) => m.content)).toEqual([messageText(checkpoint), [header(5, 5, 1), '[turn 5]', reply(5, 'recalled')].join('\n'), 'after resume', messageText(snapshots.at(-1)!)]);
+    expect(resumed.messages.slice(1).map((m) => m.content)).toEqual([messageText(checkpoint), [header(5, 5, 1), reply(5, 'recalled')].join('\n'), 'after resume', messageText(snapshots.at(-1)!)]);
   });
 });
 
@@ -343,7 +356,7 @@ describe('slice-tape beside DSH’s own tool-result pruner', () => {
       `[condensed tool result · turn 2 step 1 call 1 · ${part.length} chars · full text: expand_result({"seq":${r2.seq},"formatVersion":3})]\n${part.slice(0, 1200).join('')}…[+${part.length - 1800} chars]…${part.slice(-600).join('')}`,
     );
     // The tape points at the originals, whoever rewrote them on the surface (ST-22).
-    expect(messageText(events.find(isEntry)!)).toBe([header(1, 1, 1), '[turn 1]', reply(1, 'ok'), `[files read this turn: ${readLine('big.txt', r1)}]`, tool(1, 'read', r1, 'big.txt')].join('\n'));
+    expect(messageText(events.find(isEntry)!)).toBe([header(1, 1, 1), reply(1, 'ok'), tool('read', r1, 'big.txt')].join('\n'));
   });
 });
 
@@ -355,7 +368,7 @@ describe('slice-tape with the other three plugins in real DSH', () => {
         '.claude/rules/ts.md': '---\npaths:\n  - "src/**/*.ts"\n---\nTS rule.\n',
       },
     });
-    host.use('workspace-context').use('auto-memory').use('slice-tape').use('context-profiles');
+    host.use('workspace-context').use('auto-memory').use('slice-tape', TAPE_FROM_TURN_1).use('context-profiles');
     const turnStarts: ChatRequest[] = [];
     for (const [prompt, script] of [
       ['turn 1', [{ text: 'one' }]],
@@ -382,24 +395,23 @@ describe('slice-tape with the other three plugins in real DSH', () => {
     const superseded = snapshots.length === 2;
     expect(snapshots.length).toBe(superseded ? 2 : 1);
     const snapshot = snapshots.at(-1)!;
-    const readIndex = `[files read this turn: ${readLine('src/a.ts', r2)}]`;
     expect(host.requests.at(-1)!.messages.slice(1).map((m) => m.content)).toEqual([
       'turn 1', baseline,
       ...(superseded
         ? [
-          [header(1, 1, 1), '[turn 1]', '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply(1, 'one')].join('\n'),
-          [header(2, 2, 1), '[turn 2]', 'turn 2'].join('\n'),
+          [header(1, 1, 1), '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply(1, 'one')].join('\n'),
+          [header(2, 2, 1), 'turn 2'].join('\n'),
           snapshot,
-          [header(2, 2, 1), '[turn 2]', readIndex, tool(2, 'read', r2, 'src/a.ts')].join('\n'),
+          [header(2, 2, 1), tool('read', r2, 'src/a.ts')].join('\n'),
         ]
         : [
           snapshot,
-          [header(1, 1, 1), '[turn 1]', reply(1, 'one')].join('\n'),
-          [header(2, 2, 1), '[turn 2]', 'turn 2', readIndex, tool(2, 'read', r2, 'src/a.ts')].join('\n'),
+          [header(1, 1, 1), reply(1, 'one')].join('\n'),
+          [header(2, 2, 1), 'turn 2', tool('read', r2, 'src/a.ts')].join('\n'),
         ]),
       nested, rule,
-      [header(2, 2, 1), '[turn 2]', reply(2, 'two')].join('\n'),
-      [header(3, 3, 1), '[turn 3]', 'turn 3', reply(3, 'three')].join('\n'),
+      [header(2, 2, 1), reply(2, 'two')].join('\n'),
+      [header(3, 3, 1), 'turn 3', reply(3, 'three')].join('\n'),
       'turn 4',
     ]);
     // From the request that first carried each, every later request carries it unchanged, and the

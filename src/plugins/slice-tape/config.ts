@@ -16,6 +16,12 @@ export interface HistoryConfig {
   readonly pinUserChars: number;
   /** Hard cap on one new entry's text, in code points. */
   readonly entryMaxChars: number;
+  /**
+   * Code points of raw text the sealable turns must hold before the first entry is written; 0 seals
+   * from the first completed turn (issue 30: while a session is short, its raw turns cost less than
+   * recalling what sealing them would hide).
+   */
+  readonly startAfterChars: number;
 }
 
 export interface FoldConfig {
@@ -41,7 +47,7 @@ export interface SliceTapeConfig {
 export const DEFAULT_MAX_STEPS_PER_TURN = 50;
 export const DEFAULT_REASONING_EFFORT: ReasoningEffortDefault = 'low';
 export const REASONING_EFFORTS: readonly ReasoningEffortDefault[] = ['off', 'low', 'high', 'max', 'inherit'];
-export const DEFAULT_HISTORY: HistoryConfig = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000 };
+export const DEFAULT_HISTORY: HistoryConfig = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000, startAfterChars: 0 };
 export const DEFAULT_FOLD: FoldConfig = { enabled: true, pinSteps: 0, pinMaxChars: 8000, spillPreviewMinBytes: 50000, backoffAfterExpansions: 2 };
 /** `entryMaxChars` below this cannot hold the compact form of an entry. */
 export const MIN_ENTRY_MAX_CHARS = 256;
@@ -140,6 +146,7 @@ function resolveHistory(raw: Record<string, unknown>): HistoryConfig {
     pinFirstTurn: boolean(raw.pinFirstTurn, DEFAULT_HISTORY.pinFirstTurn, 'history.pinFirstTurn'),
     pinUserChars: integer(raw.pinUserChars, DEFAULT_HISTORY.pinUserChars, 'history.pinUserChars', 1, 'a positive safe integer'),
     entryMaxChars: integer(raw.entryMaxChars, DEFAULT_HISTORY.entryMaxChars, 'history.entryMaxChars', MIN_ENTRY_MAX_CHARS, `a safe integer >= ${MIN_ENTRY_MAX_CHARS}`),
+    startAfterChars: integer(raw.startAfterChars, DEFAULT_HISTORY.startAfterChars, 'history.startAfterChars', 0, 'a safe integer >= 0'),
   };
 }
 

@@ -176,6 +176,22 @@ function location(read: ReadRef): string {
   return read.block === undefined ? `dispatch seq ${read.seq}` : `seq ${read.seq} block ${read.block}`;
 }
 
+/**
+ * What the read index says of one direct read, for its tool line (issue 30): `<lines> lines, <fp>`,
+ * then `, window <window>` unless the default, then `, = turn T seq Q` / `, ≠ turn T seq Q` against
+ * the newest canonical read of the same key in an earlier turn (` block B` when not the first block).
+ * @param read - the read.
+ * @param history - every read of the session, for the comparison.
+ * @param label - how the window label is capped.
+ * @returns the facts, without brackets.
+ */
+export function readFacts(read: ReadRef, history: ReadHistory, label: (text: string) => string = (text) => text): string {
+  const earlier = (history.prior.get(read.key) ?? []).filter((r) => r.turn < read.turn).at(-1);
+  const where = (r: ReadRef): string => (r.block === undefined ? `dispatch seq ${r.seq}` : `seq ${r.seq}${r.block === 1 ? '' : ` block ${r.block}`}`);
+  const cmp = earlier === undefined ? '' : `, ${earlier.fingerprint === read.fingerprint ? '=' : '≠'} turn ${earlier.turn} ${where(earlier)}`;
+  return `${read.lines} lines, ${read.fingerprint}${read.window === 'default' ? '' : `, window ${label(read.window)}`}${cmp}`;
+}
+
 /** Caps applied when an entry must shrink (ST-23 step 2); `undefined` fields mean no cap. */
 export interface ReadIndexCaps {
   /** Entries shown before `+N more`. */

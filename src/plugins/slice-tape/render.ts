@@ -3,7 +3,7 @@
 // `TextOps` passed in; `entryMaxChars` is a hard cap, met by reducing in the specified order and,
 // as the last resort, by the compact form. Locators and recall calls are never cut.
 
-import { FULL_READ_INDEX, readIndexLine, type ReadHistory, type ReadIndexCaps, type ReadRef } from './reads.js';
+import { FULL_READ_INDEX, readFacts, readIndexLine, type ReadHistory, type ReadIndexCaps, type ReadRef } from './reads.js';
 import { tailCodePoints, type TextOps } from './text.js';
 
 export const TAPE_PREFIX = '[slice tape v1 · turns ';
@@ -36,8 +36,10 @@ export interface ToolLine {
   readonly subject?: string;
   /** Code points of the result text. */
   readonly size: number;
-  /** The exact call(s) that return it: one `expand_result`, or one per page. */
-  readonly locator: string;
+  /** For a result over one page, the exact call of each page (`2 pages: expand_result(…) expand_result(…)`). */
+  readonly pages?: string;
+  /** The read this result is, for a direct read (ST-24's facts ride on its line since issue 30). */
+  readonly read?: ReadRef;
 }
 
 /** What one sealed turn contributes to an entry. */
@@ -93,23 +95,28 @@ export function snapshotNote(owners: readonly number[]): string {
 }
 
 /**
- * `[tool turn N seq Q[ block B] · <name> <"subject"> · <size> chars · <locator>]` (ST-22, issue 30):
- * the call's subject tells which of a turn's calls it was, and no step number (steps shift when a
- * turn gains one). `subjectMax` caps the subject (code points, `…` where cut); the locator is whole.
+ * `[tool seq Q[ block B] · <name> "<subject>" · <size> chars[ · <read facts>][ · <pages>]]` (ST-22 as
+ * issue 30 left it): `seq Q` (with `block B`) is the result's locator, `expand_result({"seq":Q,
+ * "formatVersion":3[,"block":B]})` as the tool's description says, spelled out call by call only for a
+ * result over one page; the subject tells which of a turn's calls it was; no turn or step number (the
+ * entry names its turn; steps shift when a turn gains one). A direct read adds what the read index
+ * said of it (ST-24): the window's lines, the fingerprint, a window other than the default, and the
+ * comparison with the same key's read of an earlier turn. `subjectMax` and `labelMax` cap the subject
+ * and the window label (code points, `…` where cut); the locator is whole.
  */
-export function toolLine(ops: TextOps, turn: number, tool: ToolLine, subjectMax = SUBJECT_MAX): string {
-  const subject = tool.subject === undefined ? '' : ` ${JSON.stringify(ops.codePointLength(tool.subject) > subjectMax ? `${ops.capCodePoints(tool.subject, Math.max(1, subjectMax - 1))}…` : tool.subject)}`;
-  return `[tool turn ${turn} seq ${tool.seq}${tool.block === undefined ? '' : ` block ${tool.block}`} · ${tool.name}${subject} · ${tool.size} chars · ${tool.locator}]`;
+export function toolLine(ops: TextOps, tool: ToolLine, history: ReadHistory, subjectMax = SUBJECT_MAX, labelMax?: number): string {
+  const cap = (text: string, max: number | undefined): string => (max !== undefined && ops.codePointLength(text) > max ? `${ops.capCodePoints(text, Math.max(1, max - 1))}…` : text);
+  const subject = tool.subject === undefined ? '' : ` ${JSON.stringify(cap(tool.subject, subjectMax))}`;
+  const read = tool.read === undefined ? '' : ` · ${readFacts(tool.read, history, (text) => cap(text, labelMax))}`;
+  return `[tool seq ${tool.seq}${tool.block === undefined ? '' : ` block ${tool.block}`} · ${tool.name}${subject} · ${tool.size} chars${read}${tool.pages === undefined ? '' : ` · ${tool.pages}`}]`;
 }
 
 /**
  * The entry header (ST-20, shortened by issue 30: the recall guidance lives in the recall tools'
- * descriptions, sent once with the tools, instead of in every entry): the span, the count, and the
- * call that returns a turn's dialogue.
+ * descriptions, sent once with the tools, instead of in every entry): the span and the count.
  */
 export function entryHeader(first: number, last: number, count: number): string {
-  const recall = first === last ? `recall_turn({"turn":"${first}","view":"dialogue"})` : `recall_turn({"turn":"<n>","view":"dialogue"}) for turn n`;
-  return `${TAPE_PREFIX}${first}-${last} · ${count} turn(s) sealed · ${recall}]`;
+  return `${TAPE_PREFIX}${first}-${last} · ${count} turn(s) sealed]`;
 }
 
 /** The compact form, used when nothing else fits (ST-23 step 3 [U]). */
@@ -119,9 +126,11 @@ export function compactEntry(first: number, last: number, count: number): string
 
 function renderAt(ops: TextOps, items: readonly TurnItem[], history: ReadHistory, level: Level): string {
   const turns = items.map((i) => i.turn);
-  const lines = [entryHeader(Math.min(...turns), Math.max(...turns), new Set(turns).size)];
+  const count = new Set(turns).size;
+  const lines = [entryHeader(Math.min(...turns), Math.max(...turns), count)];
   for (const item of items) {
-    lines.push(`[turn ${item.turn}]`);
+    // An entry of one turn names it in its header already.
+    if (count > 1) lines.push(`[turn ${item.turn}]`);
     item.users.forEach((text, index) => {
       const body = excerpt(ops, text, level.verbatimUser, level.userHead, level.userTail);
       lines.push(index === 0 ? body : `[user]\n${body}`);
@@ -132,7 +141,7 @@ function renderAt(ops: TextOps, items: readonly TurnItem[], history: ReadHistory
       lines.push(replyFrame(ops, item.turn, reply));
     }
     if (item.reads.length > 0) lines.push(readIndexLine(item.reads, item.turn, history, ops, level.reads));
-    for (const tool of item.tools) lines.push(toolLine(ops, item.turn, tool, level.subject));
+    for (const tool of item.tools) lines.push(toolLine(ops, tool, history, level.subject, level.reads.label));
   }
   return lines.join('\n');
 }

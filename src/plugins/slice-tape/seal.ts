@@ -163,11 +163,27 @@ export function planSeal(session: Session, pending: readonly Message[], options:
   }
   flush();
   if (runs.length === 0) return [];
+  if (options.history.startAfterChars > 0 && !session.events.some(isEntry) && rawChars(runs, options.ops) < options.history.startAfterChars) return [];
   const history = readHistory(ledger, options.ops, options.fingerprints);
   return runs.map((run) => ({
     text: renderEntry(options.ops, collectItems(run, ledger, history, options.ops), history, options.history.pinUserChars, options.history.entryMaxChars),
     seqs: run.map((n) => n.seq),
   }));
+}
+
+/** Code points of the text the runs show raw: user and assistant text, tool-call arguments, tool results. */
+function rawChars(runs: readonly (readonly Node[])[], ops: TextOps): number {
+  let chars = 0;
+  for (const run of runs) {
+    for (const node of run) {
+      for (const block of node.message?.content ?? []) {
+        if (block.type === 'text') chars += ops.codePointLength(block.text);
+        else if (block.type === 'tool-call') chars += ops.codePointLength(block.arguments);
+        else if (block.type === 'tool-result') chars += ops.codePointLength(textOf(block.content));
+      }
+    }
+  }
+  return chars;
 }
 
 /** Groups a run's nodes by turn into what the entry renders. */
@@ -192,6 +208,7 @@ function collectItems(run: readonly Node[], ledger: Ledger, history: ReadHistory
       const original = ledger.originalResult(node.seq) ?? event;
       const blocks = resultBlocks(original);
       const tools = item.tools;
+      const reads = readsForResult(history, original);
       blocks.forEach((b, i) => {
         const name = ledger.toolName(b.toolCallId);
         // A recall's answer is a copy of history that has its own locator (ST-34 leaves it out of search too).
@@ -199,12 +216,15 @@ function collectItems(run: readonly Node[], ledger: Ledger, history: ReadHistory
         const text = textOf(b.content);
         const block = blocks.length > 1 ? i + 1 : undefined;
         const subject = callSubject(name, ledger.calls.get(b.toolCallId)?.arguments);
+        const locator = resultLocator({ seq: original.seq, ...(block !== undefined ? { block } : {}) }, text);
+        // A direct read's facts ride on its own line; the read index keeps the reads made from code.
+        const read = reads.find((r) => r.block === i + 1);
         tools.push({
           seq: original.seq, ...(block !== undefined ? { block } : {}), name, ...(subject !== undefined ? { subject } : {}),
-          size: ops.codePointLength(text), locator: resultLocator({ seq: original.seq, ...(block !== undefined ? { block } : {}) }, text),
+          size: ops.codePointLength(text), ...(locator.startsWith('expand_result(') ? {} : { pages: locator }), ...(read !== undefined ? { read } : {}),
         });
       });
-      item.reads.push(...readsForResult(history, original));
+      item.reads.push(...reads.filter((r) => r.block === undefined));
     }
   }
   return items;

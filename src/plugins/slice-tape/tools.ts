@@ -75,7 +75,7 @@ export function expandResultTool(ctx: Context): ToolDefinition {
   const int = { oneOf: [{ type: 'integer' }, { type: 'string' }] };
   return {
     name: 'expand_result',
-    description: `A logged tool result verbatim, by the locator a tape line or recall page shows ({"seq":Q,"formatVersion":${SESSION_FORMAT_VERSION}}; a seq without that formatVersion is refused) or by {"turn":T,"step":S,"call":C}. A result over one page comes in pages: ask for every page its locator names. Optional: block, lines ("a-b"), grep (regular expression). ` + ABSENCE_GUIDANCE,
+    description: `A logged tool result verbatim. A tape line [tool seq Q · …] (or [tool seq Q block B · …]) is returned by {"seq":Q,"formatVersion":${SESSION_FORMAT_VERSION}} (with "block":B); a seq without that formatVersion is refused. Also by {"turn":T,"step":S,"call":C}. A result over one page comes in pages: ask for every page its line names. Optional: lines ("a-b"), grep (regular expression). ` + ABSENCE_GUIDANCE,
     parameters: {
       type: 'object',
       properties: { seq: int, formatVersion: { type: 'integer' }, turn: int, step: int, call: int, block: int, lines: { type: 'string' }, grep: { type: 'string' }, page: int },

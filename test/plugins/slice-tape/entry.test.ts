@@ -38,7 +38,7 @@ describe('user text', () => {
     const host = tapeHost({ history: { pinFirstTurn: false } });
     await host.run(body, [{ text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), '[turn 1]', body, reply(1, 'ok')].join('\n'));
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), body, reply(1, 'ok')].join('\n'));
   });
 
   it('ST-21 a longer one keeps the first 600 and last 300 code points around …[+k chars, recall_turn]…', async () => {
@@ -46,7 +46,7 @@ describe('user text', () => {
     const host = tapeHost({ history: { pinFirstTurn: false } });
     await host.run(body, [{ text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), '[turn 1]', `${'字'.repeat(600)}…[+301 chars, recall_turn]…${'e'.repeat(300)}`, reply(1, 'ok')].join('\n'));
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), `${'字'.repeat(600)}…[+301 chars, recall_turn]…${'e'.repeat(300)}`, reply(1, 'ok')].join('\n'));
   });
 
   it('ST-21 pinUserChars sets the verbatim budget; text that fits head + tail is never cut', async () => {
@@ -56,8 +56,8 @@ describe('user text', () => {
     await host.run(long, [{ text: 'ok' }]);
     await host.run('end', [{ text: 'ok' }]);
     expect(visibleEntries(host)).toEqual([
-      [header(1, 1, 1), '[turn 1]', 'b'.repeat(900), reply(1, 'ok')].join('\n'),
-      [header(2, 2, 1), '[turn 2]', `${'a'.repeat(600)}…[+5 chars, recall_turn]…${'z'.repeat(300)}`, reply(2, 'ok')].join('\n'),
+      [header(1, 1, 1), 'b'.repeat(900), reply(1, 'ok')].join('\n'),
+      [header(2, 2, 1), `${'a'.repeat(600)}…[+5 chars, recall_turn]…${'z'.repeat(300)}`, reply(2, 'ok')].join('\n'),
     ]);
   });
 
@@ -72,7 +72,7 @@ describe('user text', () => {
     let steered = false;
     await host.run('first', [{ text: 'r1' }, { text: 'r1b' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), '[turn 1]', 'first', '[user]\nalso this', reply(1, 'r1b')].join('\n'));
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), 'first', '[user]\nalso this', reply(1, 'r1b')].join('\n'));
   });
 });
 
@@ -85,12 +85,12 @@ describe('reply frame', () => {
     await host.run('next', [{ text: 'ok' }]);
     const h = sha(text, 12);
     const seq = host.session.events.find((e) => e.type === 'tool/result')!.seq;
-    expect(visibleEntries(host)[0]).toBe(`${header(1, 1, 1)}\n[turn 1]\nq\n[reply slice-turn-1 @sha256:${h}]\n${text}\n[end reply @sha256:${h}]\n${toolLine(1, seq, 'echo', 1)}`);
+    expect(visibleEntries(host)[0]).toBe(`${header(1, 1, 1)}\nq\n[reply slice-turn-1 @sha256:${h}]\n${text}\n[end reply @sha256:${h}]\n${toolLine(seq, 'echo', 1)}`);
   });
 });
 
 describe('tool lines', () => {
-  it('ST-22 issue 30: one line per result, never dropped (no per-turn cap), each naming the original tool/result seq, the tool, the size in code points and the locator, not the step; bodies are never copied', async () => {
+  it('ST-22 issue 30: one line per result, never dropped (no per-turn cap), each naming the original tool/result seq (its locator), the tool and the size in code points, no turn or step; bodies are never copied', async () => {
     const host = tapeHost({ history: { pinFirstTurn: false } });
     mountEcho(host);
     const texts = ['短文本', '😀😀', 'x'.repeat(10), '', 'a\nb', '字😀a', 'seventh'];
@@ -98,7 +98,7 @@ describe('tool lines', () => {
     await host.run('next', [{ text: 'ok' }]);
     const results = host.session.events.filter((e) => e.type === 'tool/result').map((e) => e.seq);
     const entry = visibleEntries(host)[0]!;
-    expect(entry).toBe([header(1, 1, 1), '[turn 1]', 'q', reply(1, 'done'), ...texts.map((t, i) => toolLine(1, results[i]!, 'echo', cp(t)))].join('\n'));
+    expect(entry).toBe([header(1, 1, 1), 'q', reply(1, 'done'), ...texts.map((t, i) => toolLine(results[i]!, 'echo', cp(t)))].join('\n'));
     expect(entry.includes('"seventh"')).toBe(false);
   });
 
@@ -116,10 +116,10 @@ describe('tool lines', () => {
     await host.run('next', [{ text: 'ok' }]);
     const [g, b, q, e] = host.session.events.filter((ev) => ev.type === 'tool/result').map((ev) => ev.seq);
     expect(visibleEntries(host)[0]!.split('\n').slice(-4)).toEqual([
-      toolLine(1, g!, 'grep', 3, 'a(b in src'),
-      toolLine(1, b!, 'bash', 3, `${Array.from(long).slice(0, 159).join('')}…`),
-      toolLine(1, q!, 'search', 5, 'x "y"'),
-      toolLine(1, e!, 'echo', 10),
+      toolLine(g!, 'grep', 3, 'a(b in src'),
+      toolLine(b!, 'bash', 3, `${Array.from(long).slice(0, 159).join('')}…`),
+      toolLine(q!, 'search', 5, 'x "y"'),
+      toolLine(e!, 'echo', 10),
     ]);
   });
 
@@ -130,19 +130,19 @@ describe('tool lines', () => {
     const seq = host.session.events.find((ev) => ev.type === 'tool/result')!.seq;
     await host.run('again', [{ tools: [{ name: 'expand_result', id: 'x', input: { seq, formatVersion: 3 } }, { name: 'recall_turn', id: 't', input: { turn: 1 } }] }, { text: 'b' }]);
     await host.run('end', [{ text: 'c' }]);
-    expect(visibleEntries(host)[1]).toBe([header(2, 2, 1), '[turn 2]', 'again', reply(2, 'b')].join('\n'));
+    expect(visibleEntries(host)[1]).toBe([header(2, 2, 1), 'again', reply(2, 'b')].join('\n'));
   });
 
   it('ST-22 an unknown call id is named "tool"', () => {
-    const item: TurnItem = { turn: 3, users: [], snapshots: [], reply: '', tools: [{ seq: 40, name: 'tool', size: 1, locator: 'expand_result({"seq":40,"formatVersion":3})' }], reads: [] };
-    expect(renderEntry(engineText, [item], { reads: [], prior: new Map() }, 1200, 8000)).toBe([header(3, 3, 1), '[turn 3]', toolLine(3, 40, 'tool', 1)].join('\n'));
+    const item: TurnItem = { turn: 3, users: [], snapshots: [], reply: '', tools: [{ seq: 40, name: 'tool', size: 1 }], reads: [] };
+    expect(renderEntry(engineText, [item], { reads: [], prior: new Map() }, 1200, 8000)).toBe([header(3, 3, 1), toolLine(40, 'tool', 1)].join('\n'));
   });
 });
 
 describe('entryMaxChars', () => {
   const item = (turn: number, user: string, replyText: string, tools = 0): TurnItem => ({
     turn, users: [user], snapshots: [], reply: replyText, reads: [],
-    tools: Array.from({ length: tools }, (_, i) => ({ seq: 100 * turn + i, name: 'read', subject: `packages/app/src/module-${i}.ts`, size: 12345, locator: `expand_result({"seq":${100 * turn + i},"formatVersion":3})` })),
+    tools: Array.from({ length: tools }, (_, i) => ({ seq: 100 * turn + i, name: 'read', subject: `packages/app/src/module-${i}.ts`, size: 12345 })),
   });
   const none = { reads: [], prior: new Map() } as const;
 
@@ -151,8 +151,8 @@ describe('entryMaxChars', () => {
     const full = renderEntry(engineText, items, none, 1200, 8000);
     const narrowed = renderEntry(engineText, items, none, 1200, cp(full) - 1);
     // Nothing else can narrow here, so the ladder goes down to subjects of 160 / 8 = 20 code points.
-    expect(narrowed).toBe([header(1, 1, 1), '[turn 1]', 'u', reply(1, 'r'), ...items[0]!.tools.map((t) => toolLine(1, t.seq, 'read', 12345, `${t.subject!.slice(0, 19)}…`))].join('\n'));
-    expect(narrowed.match(/expand_result\(\{"seq":\d+,"formatVersion":3\}\)/g)).toHaveLength(6);
+    expect(narrowed).toBe([header(1, 1, 1), 'u', reply(1, 'r'), ...items[0]!.tools.map((t) => toolLine(t.seq, 'read', 12345, `${t.subject!.slice(0, 19)}…`))].join('\n'));
+    expect(narrowed.match(/^\[tool seq \d+ · read "/gm)).toHaveLength(6);
     expect(renderEntry(engineText, items, none, 1200, cp(full))).toBe(full);
   });
 
@@ -163,7 +163,7 @@ describe('entryMaxChars', () => {
     const text = renderEntry(engineText, [three], none, 1200, 2000);
     // Half of 600/300 for the user and of 1400/500 for the reply; the tool lines stay (issue 30).
     const expectedReply = `${'😀'.repeat(700)}…[+1050 chars, recall_turn]…${'😀'.repeat(250)}`;
-    expect(text).toBe([header(1, 1, 1), '[turn 1]', `${'字'.repeat(300)}…[+550 chars, recall_turn]…${'字'.repeat(150)}`, reply(1, expectedReply), ...three.tools.map((t) => toolLine(1, t.seq, 'read', 12345, t.subject))].join('\n'));
+    expect(text).toBe([header(1, 1, 1), `${'字'.repeat(300)}…[+550 chars, recall_turn]…${'字'.repeat(150)}`, reply(1, expectedReply), ...three.tools.map((t) => toolLine(t.seq, 'read', 12345, t.subject))].join('\n'));
     expect(cp(text)).toBeLessThanOrEqual(2000);
     expect(text.length).toBeGreaterThan(2000); // UTF-16 length would have refused it: the cap is in code points
   });
@@ -185,7 +185,11 @@ describe('entryMaxChars', () => {
       expect(cp(text)).toBeLessThanOrEqual(cap);
       for (const match of text.matchAll(/expand_result\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"seq":\d+,"formatVersion":3\}$/);
       // Every tool line (issue 30: never dropped) unless the compact form replaced the body.
-      if (!text.includes(' · details: ')) expect(text.match(/^\[tool turn /gm)?.length ?? 0).toBe(specs.reduce((n, x) => n + x.tools, 0));
+      if (!text.includes(' · details: ')) {
+        expect(text.match(/^\[tool seq /gm)?.length ?? 0).toBe(specs.reduce((n, x) => n + x.tools, 0));
+        // Each line's locator, its seq, is whole.
+        expect([...text.matchAll(/^\[tool seq (\d+) · /gm)].map((m) => Number(m[1]))).toEqual(items.flatMap((i) => i.tools.map((t) => t.seq)));
+      }
       for (const match of text.matchAll(/recall_turn\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"turn":"(\d+|<n>)"(,"view":"dialogue")?\}$/);
       for (const match of text.matchAll(/\[reply slice-turn-(\d+) @sha256:([0-9a-f]{12})\]\n([\s\S]*?)\n\[end reply @sha256:([0-9a-f]{12})\]/g)) {
         expect(match[2]).toBe(match[4]);

@@ -122,7 +122,7 @@ describe('folding', () => {
     const host = catHost({ fold: { spillPreviewMinBytes: 4000 }, history: { pinFirstTurn: false } }, { files });
     await host.run('q', [{ tools: [read('big.txt', 'c1')] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(host)[0]!.split('\n').at(-1)).toBe(toolLine(1, resultSeq(host, 'c1'), 'cat', 2702, 'big.txt'));
+    expect(visibleEntries(host)[0]!.split('\n').at(-1)).toBe(toolLine(resultSeq(host, 'c1'), 'cat', 2702, 'big.txt'));
     expect(surfaceTexts(host).slice(-2)).toEqual(['next', 'ok']);
   });
 });

@@ -108,6 +108,6 @@ describe('expand_result in pages', () => {
     const view = JSON.stringify(sent.content);
     expect(view).toContain(`[condensed tool result · turn 1 step 1 call 1 · ${[...HUGE].length} chars · full text: ${pages}]`.replaceAll('"', '\\"'));
     await h.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(h)[0]!.split('\n').at(-1)).toBe(`[tool turn 1 seq ${seq} · cat "huge.txt" · ${[...HUGE].length} chars · ${pages}]`);
+    expect(visibleEntries(h)[0]!.split('\n').at(-1)).toBe(`[tool seq ${seq} · cat "huge.txt" · ${[...HUGE].length} chars · ${pages}]`);
   });
 });

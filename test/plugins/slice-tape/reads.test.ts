@@ -28,8 +28,12 @@ function windowTool(name: string, host: TestHost<MemoryFileSystem>): ToolDefinit
 
 const resultSeqs = (host: TestHost): number[] => host.session.events.filter((e) => e.type === 'tool/result').map((e) => e.seq);
 const dispatchSeqs = (host: TestHost, type: string): number[] => host.session.events.filter((e: SessionEvent) => e.type === type).map((e) => e.seq);
-/** The read-index line of the entry sealing `turn`. */
-const indexLine = (host: TestHost, turn: number): string | undefined => visibleEntries(host).find((e) => e.includes(`[turn ${turn}]`))?.split('\n').find((l) => l.startsWith('[files read this turn: '));
+/** The entry sealing `turn` alone (its header names the turn: issue 30 writes no `[turn N]` line then). */
+const entryOf = (host: TestHost, turn: number): string | undefined => visibleEntries(host).find((e) => e.startsWith(`[slice tape v1 · turns ${turn}-${turn} · `));
+/** The read-index line of the entry sealing `turn`: since issue 30, reads made from code only. */
+const indexLine = (host: TestHost, turn: number): string | undefined => entryOf(host, turn)?.split('\n').find((l) => l.startsWith('[files read this turn: '));
+/** The tool lines of the entry sealing `turn`. */
+const toolLines = (host: TestHost, turn: number): string[] => entryOf(host, turn)?.split('\n').filter((l) => l.startsWith('[tool seq ')) ?? [];
 const A = 'one\ntwo\nthree';
 /**
  * `<lines> lines, <fingerprint>` of what DSH's `read` logged for a file: the fingerprint is the whole
@@ -40,23 +44,26 @@ const seen = (path: string, content: string): string => {
   const lines = content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
   return `${lines} lines, ${sha(text, 8)}`;
 };
+/** The tape line of a `read` of `path` that returned `content` (its facts ride on it since issue 30). */
+const readLine = (seq: number, path: string, content: string, more = ''): string => `[tool seq ${seq} · read ${JSON.stringify(path)} · ${[...readResult(`/repo/${path}`, content)].length} chars · ${seen(path, content)}${more}]`;
 const files = { '/repo/a.ts': A, '/repo/b.ts': 'b' };
 
 describe('line format', () => {
-  it('ST-24 ST-28 a direct read names lines, 8-hex fingerprint, seq and block (issue 30: no step), window and the logged result', async () => {
+  it('ST-24 ST-28 issue 30: a direct read\'s lines and 8-hex fingerprint ride on its own tool line (its seq is the locator; default window, no step); no index line is written for it', async () => {
     const host = tapeHost({}, { files });
     await host.run('q', [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, seq ${resultSeqs(host)[0]} block 1, read window default, logged result)]`);
+    expect(toolLines(host, 1)).toEqual([readLine(resultSeqs(host)[0]!, 'a.ts', A)]);
+    expect(indexLine(host, 1)).toBeUndefined();
   });
 
-  it('ST-24 the window is the JSON of the non-path arguments, keys sorted; an empty text has 0 lines', async () => {
+  it('ST-24 the window is the JSON of the non-path arguments, keys sorted, named when not the default; an empty text has 0 lines', async () => {
     const host = tapeHost({}, { files: { ...files, '/repo/empty.txt': '' } });
     host.ctx.tools!.register(windowTool('read_file', host));
     await host.run('q', [{ tools: [{ name: 'read_file', input: { path: 'a.ts', offset: 1, limit: 1 } }, { name: 'read', input: { file_path: 'empty.txt' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     const [r1, r2] = resultSeqs(host);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (1 lines, ${sha('two', 8)}, seq ${r1} block 1, read_file window {"limit":1,"offset":1}, logged result), empty.txt (${seen('empty.txt', '')}, seq ${r2} block 1, read window default, logged result)]`);
+    expect(toolLines(host, 1)).toEqual([`[tool seq ${r1} · read_file "a.ts" · 3 chars · 1 lines, ${sha('two', 8)}, window {"limit":1,"offset":1}]`, readLine(r2!, 'empty.txt', '')]);
   });
 
   it.each(['ptc-dispatch', 'code-dispatch'] as const)('ST-24 ST-28 a nested read (%s records) points to the dispatch and says the model may not have seen it', async (records) => {
@@ -69,14 +76,16 @@ describe('line format', () => {
 });
 
 describe('what is indexed', () => {
-  it('ST-25 failed reads never enter the index; a successful retry is the observation', async () => {
+  it('ST-25 a failed read carries no facts on its line; the successful retry does', async () => {
     const host = tapeHost({}, { files });
     await host.run('q', [{ tools: [{ name: 'read', input: { file_path: 'missing.ts' } }] }, { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, seq ${resultSeqs(host)[1]} block 1, read window default, logged result)]`);
+    const [failed, retry] = toolLines(host, 1);
+    expect(failed).toMatch(/^\[tool seq \d+ · read "missing\.ts" · \d+ chars\]$/);
+    expect(retry).toBe(readLine(resultSeqs(host)[1]!, 'a.ts', A));
   });
 
-  it('ST-25 ST-26 the last success per key is shown, at the position the key was first seen; a later failure changes nothing', async () => {
+  it('ST-25 issue 30: every successful direct read shows what it returned on its own line, whatever came later (an edit between two reads, a window, a failed re-read)', async () => {
     const host = tapeHost({}, { files });
     host.ctx.tools!.register({
       name: 'rm', description: 'rm', parameters: { type: 'object' }, output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v as string }] },
@@ -93,7 +102,13 @@ describe('what is indexed', () => {
     ]);
     await host.run('next', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: a.ts (${seen('a.ts', 'new')}, seq ${seqs[3]} block 1, read window default, logged result), b.ts (${seen('b.ts', 'b')}, seq ${seqs[1]} block 1, read window default, logged result), a.ts (${seen('a.ts', 'new')}, seq ${seqs[4]} block 1, read window {"bogus":"not a window the tool accepts"}, logged result)]`);
+    const lines = toolLines(host, 1);
+    expect([lines[0], lines[1], lines[3], lines[4]]).toEqual([
+      readLine(seqs[0]!, 'a.ts', A), readLine(seqs[1]!, 'b.ts', 'b'), readLine(seqs[3]!, 'a.ts', 'new'),
+      readLine(seqs[4]!, 'a.ts', 'new', ', window {"bogus":"not a window the tool accepts"}'),
+    ]);
+    expect(lines[6]).toMatch(/^\[tool seq \d+ · read "b\.ts" · \d+ chars\]$/);
+    expect(indexLine(host, 1)).toBeUndefined();
   });
 
   it('ST-25 an image-only success is not indexed', async () => {
@@ -102,22 +117,33 @@ describe('what is indexed', () => {
     await host.run('q', [{ tools: [{ name: 'read_section', input: { path: 'a.ts', image: true } }] }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     expect(indexLine(host, 1)).toBeUndefined();
-    expect(visibleEntries(host)[0]).toContain('read_section "a.ts" · 0 chars');
+    expect(toolLines(host, 1)).toEqual([`[tool seq ${resultSeqs(host)[0]} · read_section "a.ts" · 0 chars]`]);
   });
 
-  it('ST-26 at most 10 entries, then +N more', async () => {
+  it('ST-26 reads made from code: the last success per key, at most 10 entries, then +N more', async () => {
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`/repo/f${i}.ts`, `${i}`]));
+    const host = tapeHost({}, { files: many, dispatchRecords: 'code-dispatch' });
+    const calls = Array.from({ length: 12 }, (_, i) => ({ name: 'read', input: { file_path: `f${i}.ts` } }));
+    await host.run('q', [{ tools: [{ name: 'run_code', input: { calls: [calls[0], ...calls] } }] }, { text: 'ok' }]);
+    await host.run('next', [{ text: 'ok' }]);
+    const dispatches = dispatchSeqs(host, 'tool/code-dispatch');
+    // f0 was read twice: its canonical observation is the second read, shown where f0 was first seen.
+    const shown = Array.from({ length: 10 }, (_, i) => `f${i}.ts (${seen(`f${i}.ts`, `${i}`)}, dispatch seq ${dispatches[i + 1]}, read window default, code log; model visibility not implied; recall_turn({"turn":"1","view":"full"}))`);
+    expect(indexLine(host, 1)).toBe(`[files read this turn: ${shown.join(', ')}, +2 more]`);
+  });
+
+  it('ST-26 issue 30: direct reads are never capped: every one keeps its line and its facts', async () => {
     const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`/repo/f${i}.ts`, `${i}`]));
     const host = tapeHost({}, { files: many });
     await host.run('q', [{ tools: Array.from({ length: 12 }, (_, i) => ({ name: 'read', input: { file_path: `f${i}.ts` } })) }, { text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    const shown = Array.from({ length: 10 }, (_, i) => `f${i}.ts (${seen(`f${i}.ts`, `${i}`)}, seq ${seqs[i]} block 1, read window default, logged result)`);
-    expect(indexLine(host, 1)).toBe(`[files read this turn: ${shown.join(', ')}, +2 more]`);
+    expect(toolLines(host, 1)).toEqual(Array.from({ length: 12 }, (_, i) => readLine(seqs[i]!, `f${i}.ts`, `${i}`)));
   });
 });
 
 describe('comparison with earlier turns', () => {
-  it('ST-27 the same key in a later turn says = or ≠ and names the earlier turn, seq and block', async () => {
+  it('ST-27 the same key in a later turn says = or ≠ and names the earlier turn and seq (its block when not the first)', async () => {
     const host = tapeHost({}, { files });
     const read = { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] };
     await host.run('one', [read, { text: 'ok' }]);
@@ -125,8 +151,8 @@ describe('comparison with earlier turns', () => {
     await host.run('three', [{ tools: [{ name: 'write', input: { file_path: 'a.ts', content: 'changed' } }] }, read, { text: 'ok' }]);
     await host.run('four', [{ text: 'ok' }]);
     const seqs = resultSeqs(host);
-    expect(indexLine(host, 2)).toBe(`[files read this turn: a.ts (${seen('a.ts', A)}, seq ${seqs[1]} block 1, read window default, logged result, = turn 1 seq ${seqs[0]} block 1)]`);
-    expect(indexLine(host, 3)).toBe(`[files read this turn: a.ts (${seen('a.ts', 'changed')}, seq ${seqs[3]} block 1, read window default, logged result, ≠ turn 2 seq ${seqs[1]} block 1)]`);
+    expect(toolLines(host, 2)).toEqual([readLine(seqs[1]!, 'a.ts', A, `, = turn 1 seq ${seqs[0]}`)]);
+    expect(toolLines(host, 3)[1]).toBe(readLine(seqs[3]!, 'a.ts', 'changed', `, ≠ turn 2 seq ${seqs[1]}`));
   });
 
   it('ST-27 different windows or channels are never compared; failed earlier reads are not history', async () => {
@@ -142,10 +168,12 @@ describe('comparison with earlier turns', () => {
       ],
     }, { text: 'ok' }]);
     await host.run('three', [{ text: 'ok' }]);
-    const line = indexLine(host, 2)!;
-    expect(line).not.toContain('= turn');
-    expect(line).not.toContain('≠ turn');
-    expect(line.split('), ').length).toBe(3);
+    const entry = entryOf(host, 2)!;
+    expect(entry).not.toContain('= turn');
+    expect(entry).not.toContain('≠ turn');
+    // The nested read in the index, the windowed and the direct read on their lines, each with its facts.
+    expect(indexLine(host, 2)!.split('), ').length).toBe(1);
+    expect(toolLines(host, 2).filter((l) => / · \d+ lines, [0-9a-f]{8}/.test(l))).toHaveLength(2);
   });
 });
 
@@ -157,7 +185,7 @@ describe('fingerprint cache', () => {
     for (const q of ['one', 'two']) await host.run(q, [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }, { name: 'read', input: { file_path: 'b.ts' } }] }, { text: 'ok' }]);
     const hashed: string[] = [];
     const ops = { ...engineText, sha256Hex: (t: string) => (hashed.push(t), engineText.sha256Hex(t)) };
-    const history = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000 };
+    const history = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000, startAfterChars: 0 };
     const fingerprints: FingerprintCache = new Map();
     const plan = () => planSeal(host.session, [], { history, ops, warn: () => {}, warned: new Set(), fingerprints });
     const logged = [readResult('/repo/a.ts', A), readResult('/repo/b.ts', 'b')];

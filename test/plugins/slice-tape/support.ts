@@ -42,9 +42,9 @@ export function sha(textValue: string, hex: number): string {
   return createHash('sha256').update(textValue, 'utf8').digest('hex').slice(0, hex);
 }
 
-/** The entry header for turns `n`-`m`, `k` turns (ST-20, shortened by issue 30). */
+/** The entry header for turns `n`-`m`, `k` turns (ST-20, shortened by issue 30: the span and the count). */
 export function header(n: number, m: number, k: number): string {
-  return `[slice tape v1 · turns ${n}-${m} · ${k} turn(s) sealed · ${n === m ? `recall_turn({"turn":"${n}","view":"dialogue"})` : 'recall_turn({"turn":"<n>","view":"dialogue"}) for turn n'}]`;
+  return `[slice tape v1 · turns ${n}-${m} · ${k} turn(s) sealed]`;
 }
 
 /** `[reply slice-turn-N @sha256:h]\n<text>\n[end reply @sha256:h]` with the reference hash. */
@@ -54,11 +54,11 @@ export function reply(turn: number, body: string): string {
 }
 
 /**
- * A tape line locating one result (ST-22 as issue 30 has it): turn, seq, tool and the call's subject
- * (JSON-quoted), size, and the locator; no step.
+ * A tape line locating one result (ST-22 as issue 30 has it): seq (the locator), tool and the call's
+ * subject (JSON-quoted), size, then a direct read's facts and a paged result's calls; no turn, no step.
  */
-export function toolLine(turn: number, seq: number, name: string, size: number, subject?: string): string {
-  return `[tool turn ${turn} seq ${seq} · ${name}${subject === undefined ? '' : ` ${JSON.stringify(subject)}`} · ${size} chars · expand_result({"seq":${seq},"formatVersion":3})]`;
+export function toolLine(seq: number, name: string, size: number, subject?: string, facts?: string, pages?: string): string {
+  return `[tool seq ${seq} · ${name}${subject === undefined ? '' : ` ${JSON.stringify(subject)}`} · ${size} chars${facts === undefined ? '' : ` · ${facts}`}${pages === undefined ? '' : ` · ${pages}`}]`;
 }
 
 /** Runs a recall tool as the agent would and returns its text or its error text. */
