@@ -1,6 +1,8 @@
 // The four recall tools (spec ST-03, ST-29..ST-36) as DSH tool definitions. Each reads the calling
 // agent's own session log (`exec.agent`), so one global registration serves every agent and never
-// crosses sessions. Their descriptions carry the model guidance of ST-36.
+// crosses sessions. The model guidance of ST-36 is in expand_result's description only: the tools are
+// sent together, so one copy is read with all four (issue 30: three more cost ~120 tokens in every
+// request), and expand_result is the one tool also mounted without the others (slice-tape/fold).
 
 import type { Context } from '../../host/cordis.js';
 import { HostService, SESSION_FORMAT_VERSION } from '../../host/names.js';
@@ -11,7 +13,7 @@ import { parseOrdinal, parseTurn, renderStep, renderTurn, type RecallView } from
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, renderHits, search, SEARCH_KINDS, searchKinds, TOOL_OUTPUT_SLOTS, TOOL_SNIPPET_CHARS, type SearchKind, type SearchScope } from './search.js';
 import type { TextOps } from './text.js';
 
-/** ST-36, in every recall tool's description. */
+/** ST-36, in expand_result's description (sent with the other recall tools, and alone by slice-tape/fold). */
 export const ABSENCE_GUIDANCE = 'Absence from the visible history means "unknown" or "not selected", never false and never "it did not happen": recall before denying that something was said.';
 
 const TEXT_OUTPUT = {
@@ -42,7 +44,7 @@ const TURN = { oneOf: [{ type: 'string' }, { type: 'integer' }] };
 export function recallTurnTool(ops: TextOps): ToolDefinition {
   return {
     name: 'recall_turn',
-    description: 'An earlier turn of this session from the durable log, as recorded: view "dialogue" gives each user and assistant text once and every tool result as its expand_result locator; view "full" (default) adds generated context and every original record. ' + ABSENCE_GUIDANCE,
+    description: 'An earlier turn of this session from the durable log, as recorded: view "dialogue" gives each user and assistant text once and every tool result as its expand_result locator; view "full" (default) adds generated context and every original record.',
     parameters: { type: 'object', properties: { turn: TURN, view: { type: 'string', enum: ['full', 'dialogue'] } }, required: ['turn'] },
     output: TEXT_OUTPUT,
     async execute(args, exec) {
@@ -58,7 +60,7 @@ export function recallTurnTool(ops: TextOps): ToolDefinition {
 export function recallStepTool(ctx: Context): ToolDefinition {
   return {
     name: 'recall_step',
-    description: 'The recorded tool calls and results of one step of a turn; a result the host spilled is restored, or labelled a preview with its locator. ' + ABSENCE_GUIDANCE,
+    description: 'The recorded tool calls and results of one step of a turn; a result the host spilled is restored, or labelled a preview with its locator.',
     parameters: { type: 'object', properties: { turn: TURN, step: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }, required: ['turn', 'step'] },
     output: TEXT_OUTPUT,
     async execute(args, exec) {
@@ -92,7 +94,7 @@ export function expandResultTool(ctx: Context): ToolDefinition {
 export function recallSearchTool(ops: TextOps): ToolDefinition {
   return {
     name: 'recall_search',
-    description: `Search this session's history for something said or done earlier: user and assistant text, generated context, tool inputs and errors, and with scope "auto" (default) at most ${TOOL_OUTPUT_SLOTS} tool-output hits of ${TOOL_SNIPPET_CHARS} characters; scope "dialogue" skips tool output, kinds override scope. Each hit ends with the call that returns it. ` + ABSENCE_GUIDANCE,
+    description: `Search this session's history for something said or done earlier: user and assistant text, generated context, tool inputs and errors, and with scope "auto" (default) at most ${TOOL_OUTPUT_SLOTS} tool-output hits of ${TOOL_SNIPPET_CHARS} characters; scope "dialogue" skips tool output, kinds override scope. Each hit ends with the call that returns it.`,
     parameters: {
       type: 'object',
       properties: {

@@ -313,11 +313,12 @@ describe('registration', () => {
     expect(() => host.use(tape as unknown as PluginModule, {})).toThrow(new Error(`tool "recall_turn" is already registered (for a per-agent variant, register through that agent's \`agent.ctx\` instead)`));
   });
 
-  it('ST-36 every recall tool tells the model that absence is unknown, not false, and to recall before denying', () => {
+  it('ST-36 issue 30: the recall tools tell the model once (in expand_result, sent with the other three) that absence is unknown, not false, and to recall before denying', () => {
     const host = tapeHost();
-    for (const name of ['recall_turn', 'recall_search', 'recall_step', 'expand_result']) {
-      expect(host.ctx.tools!.get(name)!.description).toContain('Absence from the visible history means "unknown" or "not selected", never false and never "it did not happen": recall before denying that something was said.');
-    }
+    const guidance = 'Absence from the visible history means "unknown" or "not selected", never false and never "it did not happen": recall before denying that something was said.';
+    const carrying = ['expand_result', 'recall_search', 'recall_step', 'recall_turn'].filter((name) => host.ctx.tools!.get(name)!.description.includes(guidance));
+    expect(carrying).toEqual(['expand_result']);
+    expect(host.ctx.tools!.get('expand_result')!.description.split(guidance).length).toBe(2);
   });
 
   it('ST-29 the recall tools need an agent', async () => {
