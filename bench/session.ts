@@ -300,17 +300,18 @@ export function breakEven(curve: readonly number[], stock: readonly number[]): n
 /** The report: per policy, one row per configuration, ratios against stock of the same policy. */
 export function report(results: readonly SessionResult[], turns: number): string {
   const lines: string[] = [];
-  const half = Math.min(60, turns);
+  // The 60-turn columns only where the session is longer (a 60-turn report would show them twice).
+  const half = turns > 60 ? 60 : undefined;
   for (const policy of POLICIES) {
     const rows = results.filter((r) => r.policy === policy);
     const stock = rows.find((r) => r.config === 'stock');
     if (rows.length === 0) continue;
     lines.push('', `### ${policy}`, '');
     const curveTurns = CURVE_TURNS.filter((k) => k <= turns);
-    lines.push(`| config | cost ${half} turns | ÷ stock | cost ${turns} turns | ÷ stock | ÷ stock through turn ${curveTurns.join(' / ')} | cheaper from turn | peak request | ÷ stock | last | hit share | tools / messages tokens per request | compactions / pruner rewrites / folds | needs: present / recalled in one step / later / failed | fidelity |`);
-    lines.push('|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---|---|---|');
+    lines.push(`| config | ${half === undefined ? '' : `cost ${half} turns | ÷ stock | `}cost ${turns} turns | ÷ stock | ÷ stock through turn ${curveTurns.join(' / ')} | cheaper from turn | peak request | ÷ stock | last | hit share | tools / messages tokens per request | compactions / pruner rewrites / folds | needs: present / recalled in one step / later / failed | fidelity |`);
+    lines.push(`|---|${half === undefined ? '' : '---:|---:|'}---:|---:|---|---:|---:|---:|---:|---:|---|---|---|---|`);
     for (const r of rows) {
-      const h = r.costThroughTurns[half - 1] ?? 0;
+      const h = half === undefined ? '' : `${fmt(r.costThroughTurns[half - 1] ?? 0)} | ${ratio(r.costThroughTurns[half - 1] ?? 0, stock?.costThroughTurns[half - 1] ?? 0)} | `;
       const all = r.costThroughTurns[turns - 1] ?? 0;
       const s = stock?.costThroughTurns ?? [];
       const curve = curveTurns.map((k) => ratio(r.costThroughTurns[k - 1] ?? 0, s[k - 1] ?? 0)).join(' / ');
@@ -319,7 +320,7 @@ export function report(results: readonly SessionResult[], turns: number): string
       const needs = n.length === 0 ? '—' : `${n.filter((x) => x.first === 'present').length} / ${n.filter((x) => x.first !== 'present' && x.satisfied && x.steps === 1).length} / ${n.filter((x) => x.satisfied && x.steps > 1).length} / ${n.filter((x) => !x.satisfied).length}`;
       const fid = r.fidelity.length === 0 ? '—' : `${r.fidelity.filter((f) => f.exact).length}/${r.fidelity.length}`;
       const config = r.sameAs === undefined ? r.config : `${r.config} (= ${r.sameAs}: every need was in its requests)`;
-      lines.push(`| ${config} | ${fmt(h)} | ${ratio(h, stock?.costThroughTurns[half - 1] ?? 0)} | ${fmt(all)} | ${ratio(all, stock?.costThroughTurns[turns - 1] ?? 0)} | ${curve} | ${stock === undefined ? '—' : (breakEven(r.costThroughTurns, s) ?? 'never')} | ${fmt(t.peak)} | ${ratio(t.peak, stock?.totals.peak ?? 0)} | ${fmt(t.last)} | ${((100 * t.hit) / t.tokens).toFixed(1)}% | ${fmt(t.toolTokens / t.requests)} / ${fmt(t.messageTokens / t.requests)} | ${r.compactions} / ${r.prunerRewrites} / ${r.folds} | ${needs} | ${fid} |`);
+      lines.push(`| ${config} | ${h}${fmt(all)} | ${ratio(all, stock?.costThroughTurns[turns - 1] ?? 0)} | ${curve} | ${stock === undefined ? '—' : (breakEven(r.costThroughTurns, s) ?? 'never')} | ${fmt(t.peak)} | ${ratio(t.peak, stock?.totals.peak ?? 0)} | ${fmt(t.last)} | ${((100 * t.hit) / t.tokens).toFixed(1)}% | ${fmt(t.toolTokens / t.requests)} / ${fmt(t.messageTokens / t.requests)} | ${r.compactions} / ${r.prunerRewrites} / ${r.folds} | ${needs} | ${fid} |`);
     }
   }
   return lines.join('\n');
