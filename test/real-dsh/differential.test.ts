@@ -55,6 +55,8 @@ interface Scenario {
   readonly homeFiles?: Readonly<Record<string, string>>;
   readonly cwd?: string;
   readonly steps: readonly Step[];
+  /** Row configs to use instead of the bundle's, on both hosts. */
+  readonly configs?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 interface Comparable {
@@ -99,7 +101,7 @@ function comparable(root: string, seqs: Map<string, string>, ids: Map<string, st
 async function onRealDsh(scenario: Scenario): Promise<{ requests: Comparable[]; root: string }> {
   const host = dshHost({ files: scenario.files, homeFiles: scenario.homeFiles, cwd: scenario.cwd, keep: true });
   roots.push(host.root);
-  for (const row of scenario.rows) host.use(row);
+  for (const row of scenario.rows) host.use(row, scenario.configs?.[row]);
   // The simulated host has no instruction loader of DSH's: a scenario without workspace-context runs
   // without one on both hosts (choosing rows leaves DSH's own loader on otherwise).
   if (!scenario.rows.includes('workspace-context')) host.patch({ id: 'agent-instructions', disabled: true });
@@ -165,7 +167,7 @@ async function onSimulatedHost(scenario: Scenario, root: string): Promise<Compar
     sent = 0;
     const next = createTestHost({ cwd, fs, homedir: home, processCwd: cwd, sessionId: `session-${requests.length}`, agentOptions: DSH_ROUTE });
     headlessRuntimeContexts(next, cwd);
-    for (const row of scenario.rows) next.use(MODULES[row]!, BUNDLE.get(row));
+    for (const row of scenario.rows) next.use(MODULES[row]!, scenario.configs?.[row] ?? BUNDLE.get(row));
     return next;
   };
   host = open();
@@ -215,6 +217,13 @@ describe('the simulated host makes the requests real DSH makes (differential)', 
     }],
     ['all four plugins, as the bundle mounts them: three turns with reads, memory, sealing and recall', {
       rows: ['workspace-context', 'auto-memory', 'slice-tape', 'context-profiles'], files, homeFiles,
+      // As the bundle mounts them but two issue 30 defaults: the tape starts at turn 1 (its 64,000
+      // code points would keep these three turns raw), and no profile until one is chosen (the full
+      // profile defers DSH's own rarely used tools, which the simulated host does not have).
+      configs: {
+        'slice-tape': { ...(BUNDLE.get('slice-tape') as Record<string, unknown>), history: { ...((BUNDLE.get('slice-tape') as { history: object }).history), startAfterChars: 0 } },
+        'context-profiles': { defaultProfile: 'none' },
+      },
       steps: [
         { run: 'turn 1', script: [read('src/a.ts', 'c0'), { tools: [{ name: 'memory', id: 'c1', input: { command: 'view', path: '/memories' } }] }, { tools: [{ name: 'memory', id: 'c2', input: { command: 'create', path: '/memories/pnpm.md', file_text: memory('pnpm', 'use pnpm') } }] }, { text: 'one' }] },
         { run: 'turn 2', script: [{ text: 'two' }] },

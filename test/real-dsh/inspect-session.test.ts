@@ -130,12 +130,15 @@ describe('issue 31: inspect captures the first request of the user’s own DSH',
     expect(parts('runtime context')).toEqual(['runtime context framing', 'sandbox:policy', 'approval:policy', 'environment facts']);
     const system = b.messages[0]!.parts;
     expect(system[0]).toMatchObject({ name: 'harness:identity', owner: 'dsh' });
-    // The plugins' sections; memory's guidance (tool:memory) is dropped with its tool deferred (CP-12).
-    expect(system.filter((p) => p.owner === 'plugins').map((p) => p.name)).toEqual(['session-context-config:contract', 'session-context-config:card-receipt', 'session-context-config:untrusted-download']);
-    // Under the "full" context profile the plugins' tools go as placeholders, tool_search is added.
+    // The plugins' sections; memory's guidance (tool:memory) stays with its tool, which no built-in profile defers (issue 30).
+    expect(system.filter((p) => p.owner === 'plugins').map((p) => p.name)).toEqual(['tool:memory', 'session-context-config:contract', 'session-context-config:card-receipt', 'session-context-config:untrusted-download']);
+    // Under the "full" context profile DSH's rarely used tools go as placeholders and tool_search is
+    // added; this package's own tools are sent whole (memory follows files, the recall tools search).
     const tool = (name: string) => b.tools.tools.find((t) => t.name === name)!;
-    expect(tool('memory')).toMatchObject({ owner: 'plugins', state: 'deferred' });
-    expect(tool('memory').full!).toBeGreaterThan(tool('memory').tokens);
+    expect(tool('memory')).toMatchObject({ owner: 'plugins', state: 'full' });
+    expect(tool('recall_turn')).toMatchObject({ owner: 'plugins', state: 'full' });
+    expect(tool('todo_write')).toMatchObject({ owner: 'dsh', state: 'deferred' });
+    expect(tool('todo_write').full!).toBeGreaterThan(tool('todo_write').tokens);
     expect(tool('tool_search')).toMatchObject({ owner: 'plugins', state: 'added' });
     expect(tool('bash')).toMatchObject({ owner: 'dsh', state: 'full' });
 
