@@ -1,8 +1,13 @@
 // UTF-8 byte accounting of JS strings (spec X-05): lengths and cuts at a byte budget, as the WHATWG
-// encoder (TextEncoder, Buffer) would encode the string; a lone surrogate counts as U+FFFD.
+// encoder (TextEncoder, Buffer) would encode the string; a lone surrogate counts as U+FFFD. Short
+// strings are counted in JavaScript (Buffer.byteLength where the runtime has it), longer ones in WASM
+// with SIMD (paths.ts).
 
 import { utf8LengthOf, utf8Prefix } from '../wasm/text.js';
 import { expectLimit, expectString } from './args.js';
+import { nativeByteLength } from './native.js';
+import { enginePaths, SMALL_UTF8_UNITS } from './paths.js';
+import { smallUtf8Length, smallUtf8Prefix } from './small.js';
 
 /**
  * Bytes in the UTF-8 encoding of `text`, equal to `Buffer.byteLength(text)`.
@@ -11,7 +16,13 @@ import { expectLimit, expectString } from './args.js';
  */
 export function utf8Length(text: string): number {
   expectString('utf8Length', 'text', text);
-  return utf8LengthOf(text);
+  return byteCount(text);
+}
+
+function byteCount(text: string): number {
+  if (text.length > SMALL_UTF8_UNITS || enginePaths.wasmOnly) return utf8LengthOf(text);
+  const native = nativeByteLength();
+  return native === undefined ? smallUtf8Length(text) : native(text);
 }
 
 export interface Utf8Truncation {
@@ -33,8 +44,8 @@ export interface Utf8Truncation {
 export function truncateUtf8(text: string, maxBytes: number): Utf8Truncation {
   expectString('truncateUtf8', 'text', text);
   expectLimit('truncateUtf8', 'maxBytes', maxBytes, true);
-  if (text.length * 3 <= maxBytes) return { text, bytes: utf8LengthOf(text), truncated: false };
-  const cut = utf8Prefix(text, maxBytes);
+  if (text.length * 3 <= maxBytes) return { text, bytes: byteCount(text), truncated: false };
+  const cut = text.length > SMALL_UTF8_UNITS || enginePaths.wasmOnly ? utf8Prefix(text, maxBytes) : smallUtf8Prefix(text, maxBytes);
   if (cut.units === text.length) return { text, bytes: cut.bytes, truncated: false };
   return { text: text.slice(0, cut.units), bytes: cut.bytes, truncated: true };
 }

@@ -1,0 +1,49 @@
+// Which path a facade call takes (issue 33). A call into WASM has a fixed cost (moving the input into
+// WASM memory, the call, the result out: about 0.1–0.2 µs), so below a few dozen code units plain
+// JavaScript answers sooner, and node:crypto's hardware SHA beats our WASM SHA at every size. Each
+// function picks per call by the input's size (and, for a bounded read, by how V8 holds the string);
+// the answers are the same on every path, and test/engine/paths.test.ts checks both sides of every
+// threshold against the references. The thresholds are measured by `node build/bench/paths.js`
+// (bench/README.md, "Which path a call takes").
+
+/** Switches shared by the facade's modules. */
+export const enginePaths = {
+  /**
+   * Every call on the WASM path, whatever the runtime offers. For tests and benches that must reach
+   * the WASM code where node:crypto would otherwise take the call; never set in production.
+   */
+  wasmOnly: false,
+};
+
+/**
+ * Keeps every call of the facade on the WASM path (`true`) or lets it choose again (`false`). For
+ * tests and benches only: the answers are the same, only the time differs.
+ * @param on whether to force the WASM path
+ */
+export function useWasmOnly(on: boolean): void {
+  enginePaths.wasmOnly = on;
+}
+
+/** Strings up to this many code units are measured in JavaScript (utf8Length, truncateUtf8). */
+export const SMALL_UTF8_UNITS = 64;
+/** Strings up to this many code units are counted and capped in JavaScript (code points). */
+export const SMALL_CODE_POINT_UNITS = 48;
+/** How far a bounded read's first chunk is looked at to tell a one-byte string (see oneByteText). */
+export const ONE_BYTE_PROBE_UNITS = 256;
+
+// No code unit above 0xFF. V8 compiles a regular expression separately for strings it holds one byte
+// per unit, and this class matches nothing there, so on such a string the test returns at once
+// (0.3 µs for 1 MB, measured); on a two-byte string it scans to the first unit above 0xFF.
+const ABOVE_LATIN1 = /[^\x00-\xff]/;
+
+/**
+ * Whether `text` starts with ONE_BYTE_PROBE_UNITS code units none above U+00FF: true at once for a
+ * string V8 holds one byte per unit (ASCII or Latin-1 text read from disk), where node:crypto and
+ * Buffer need no transcoding and beat a WASM pass; false for text with CJK, emoji and the like near
+ * its start, which WASM transcodes with SIMD.
+ * @param text any string
+ * @returns true when its start is Latin-1
+ */
+export function oneByteText(text: string): boolean {
+  return !ABOVE_LATIN1.test(text.length <= ONE_BYTE_PROBE_UNITS ? text : text.slice(0, ONE_BYTE_PROBE_UNITS));
+}
