@@ -38,6 +38,8 @@ export interface WorkloadOptions {
   readonly exclude: readonly string[];
   /** Progress of a step: `done` of `total` (`undefined` while the total is unknown). */
   readonly progress?: (step: 'list' | 'probe', done: number, total: number | undefined) => void;
+  /** Called once the files are listed (a whole run times its steps with it). */
+  readonly listed?: () => void;
 }
 
 /** Something the bench leaves out, and why (as the plugins skip it). */
@@ -83,6 +85,7 @@ export interface Workload {
 export async function discover(options: WorkloadOptions): Promise<Workload> {
   const { dir, cwd, environment } = options;
   const listing = await listFiles(dir, options.exclude, (n) => options.progress?.('list', n, undefined));
+  options.listed?.();
   const fs = createNodeFileSystem({ cwd });
   const config = resolveWorkspaceConfig({ maxBytes: options.maxBytes }, environment);
   const { root, marker } = await locateProjectRoot(cwd, config.projectRootMarkers, fs);

@@ -6,8 +6,10 @@
 // instruction file with a bounded read and its two SHA-1s; compose builds the instruction baseline of
 // a session started in each directory that holds files, under the byte budget; glob matches every
 // file path against every rule glob. The whole run does all of it, listing and discovery included,
-// end to end through one path, and is timed as such. Every figure is a median of per-round samples,
-// with its range; the ratio is the ratio of the medians shown.
+// end to end through one path, and is timed as such (and step by step, to show where its time goes).
+// A sample repeats a phase until it lasts --sample-ms (a phase of a small repository takes well under
+// a millisecond, inside the timer's and the scheduler's noise); each round times both paths back to
+// back; the ratio is the median of the rounds' ratios with a 95% interval (bench-stats.ts).
 
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
@@ -15,18 +17,23 @@ import type { HomeEnvironment } from '../host/index.js';
 import { displayDirectory } from '../plugins/workspace-context/files.js';
 import { composeAll, composeAnswer, matchAll, readAll, readAnswer, type BenchPath } from './bench-paths.js';
 import { compareReports, readPrevious, renderBench, type Comparison } from './bench-report.js';
-import { phaseFigures, type PhaseFigures } from './bench-stats.js';
+import { median, phaseFigures, runsFor, type PhaseFigures } from './bench-stats.js';
 import { baselineChains, discover, unreadFiles, type Skipped, type Workload, type WorkloadOptions } from './bench-workload.js';
 import { progress, type Progress } from './progress.js';
+
 
 export { bufferBudget, readWithNodeCrypto } from './bench-paths.js';
 
 /** The version of the `--json` report's shape; `--compare` reads only reports of this version. */
-export const BENCH_SCHEMA_VERSION = 2;
+export const BENCH_SCHEMA_VERSION = 3;
+/** The most runs one sample may take (a phase of a few microseconds). */
+const MAX_RUNS_PER_SAMPLE = 20_000;
 
 export interface BenchCommandOptions {
   readonly maxBytes: number;
   readonly rounds: number;
+  /** The shortest sample (ms); 0 times one run per sample. */
+  readonly sampleMs: number;
   readonly json?: boolean;
   /** A rule directory to bring (as a user rule directory is read). */
   readonly rulesFrom?: string;
@@ -59,6 +66,7 @@ export interface BenchReport {
   readonly v8: string;
   readonly options: {
     readonly rounds: number;
+    readonly sampleMs: number;
     readonly maxBytes: number;
     readonly rulesFrom: string | null;
     readonly globs: readonly string[];
@@ -81,7 +89,7 @@ export interface BenchReport {
   readonly skipped: readonly Skipped[];
   /** read+digest, compose, glob. */
   readonly phases: readonly PhaseFigures[];
-  readonly whole: PhaseFigures;
+  readonly whole: PhaseFigures & { readonly steps: WholeRunSteps };
   readonly warnings: readonly string[];
   readonly comparison?: Comparison;
 }
@@ -98,10 +106,26 @@ export function machine(): Machine {
   };
 }
 
-async function time(work: () => unknown): Promise<number> {
+/** The mean time of one of `runs` runs of `work`, in ms. */
+async function time(work: () => unknown, runs: number): Promise<number> {
   const start = performance.now();
-  await work();
-  return performance.now() - start;
+  for (let i = 0; i < runs; i++) await work();
+  return (performance.now() - start) / runs;
+}
+
+/** Where a whole run's time goes, per path: the median over rounds of each step, in ms. */
+export interface WholeRunSteps {
+  readonly js: StepTimes;
+  readonly wasm: StepTimes;
+}
+
+/** One whole run's steps, in ms: the listing (git or the walk), the rest of discovery (root, probes, rules), then the phases. */
+export interface StepTimes {
+  readonly list: number;
+  readonly discover: number;
+  readonly read: number;
+  readonly compose: number;
+  readonly glob: number;
 }
 
 /**
@@ -158,27 +182,37 @@ export async function benchCommand(
     { phase: 'compose', items: chains.length, unit: 'baseline', run: (p: BenchPath) => composeAll(p, chains, options.maxBytes) },
     { phase: 'glob', items: workload.paths.length * workload.globs.length, unit: 'path × glob pair', run: (p: BenchPath) => matchAll(p, workload.paths, workload.globs) },
   ];
-  const whole = { phase: 'whole run', items: workload.listing.files.length, unit: 'file', run: (p: BenchPath) => wholeRun(p, workloadOptions) };
+  const steps: Record<BenchPath, StepTimes[]> = { js: [], wasm: [] };
+  const whole = { phase: 'whole run', items: workload.listing.files.length, unit: 'file', run: async (p: BenchPath) => steps[p].push(await wholeRun(p, workloadOptions)) };
   const measured = [...phases.filter((p) => p.items > 0), whole];
   const bar = progress(options.rounds * measured.length, 'timing', show);
-  const samples = new Map<string, { js: number[]; wasm: number[] }>();
+  const samples = new Map<string, { js: number[]; wasm: number[]; runs: number }>();
   let done = 0;
   for (const p of measured) {
-    const s = { js: [] as number[], wasm: [] as number[] };
-    samples.set(p.phase, s);
     bar.update(done, p.phase);
+    // One run of each path (the answers were checked above, so both are warm) tells how many runs
+    // make a sample of at least --sample-ms on the faster path.
+    const pilot = Math.min(await time(() => p.run('wasm'), 1), await time(() => p.run('js'), 1));
+    const runs = p === whole ? 1 : runsFor(pilot, options.sampleMs, MAX_RUNS_PER_SAMPLE);
+    const s = { js: [] as number[], wasm: [] as number[], runs };
+    samples.set(p.phase, s);
+    steps.js.length = 0;
+    steps.wasm.length = 0;
     for (let round = 0; round < options.rounds; round++) {
       // Alternate the order so that neither path always runs on a warmer machine.
-      for (const path of round % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path)));
+      for (const path of round % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path), runs));
       bar.update(++done);
     }
   }
   bar.stop();
-  const figures = (p: { phase: string; items: number; unit: string }) => phaseFigures(p.phase, p.items, p.unit, samples.get(p.phase)?.js ?? [], samples.get(p.phase)?.wasm ?? []);
+  const figures = (p: { phase: string; items: number; unit: string }) => {
+    const s = samples.get(p.phase);
+    return phaseFigures(p.phase, p.items, p.unit, s?.runs ?? 0, s?.js ?? [], s?.wasm ?? []);
+  };
 
   const report: BenchReport = {
     schemaVersion: BENCH_SCHEMA_VERSION, date, machine: machine(), node: process.version, v8: process.versions.v8,
-    options: { rounds: options.rounds, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
+    options: { rounds: options.rounds, sampleMs: options.sampleMs, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
     directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), projectRoot: displayDirectory(workspace.dir, workload.root),
     projectRootMarker: workload.marker ?? null,
     files: { source: workload.listing.source, listed: workload.listing.files.length, excluded: workload.listing.excluded },
@@ -186,17 +220,29 @@ export async function benchCommand(
     instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
     ruleFiles: workload.ruleFiles, globs: workload.globs.length, baselines: chains.length,
     skipped: [...workload.skipped, ...unreadFiles(outcomes, maxSourceBytes)],
-    phases: phases.map(figures), whole: figures(whole), warnings: workload.warnings,
+    phases: phases.map(figures), whole: { ...figures(whole), steps: { js: medianSteps(steps.js), wasm: medianSteps(steps.wasm) } }, warnings: workload.warnings,
   };
   const final = previous === undefined ? report : { ...report, comparison: compareReports(previous, report) };
   print(options.json ? JSON.stringify(final, null, 2) : renderBench(final));
   return final;
 }
 
-/** Everything, end to end, through one path: list, discover, read, compose, match. */
-async function wholeRun(path: BenchPath, options: WorkloadOptions): Promise<void> {
-  const workload: Workload = await discover(options);
+/** Everything, end to end, through one path: list, discover, read, compose, match; each step timed. */
+async function wholeRun(path: BenchPath, options: WorkloadOptions): Promise<StepTimes> {
+  const start = performance.now();
+  let listed = start;
+  const workload: Workload = await discover({ ...options, listed: () => (listed = performance.now()) });
+  const discovered = performance.now();
   const outcomes = await readAll(path, workload.fs, workload.instructions, workload.layout.config.maxSourceBytes);
+  const read = performance.now();
   composeAll(path, baselineChains(workload.sessions, outcomes), options.maxBytes);
+  const composed = performance.now();
   matchAll(path, workload.paths, workload.globs);
+  const end = performance.now();
+  return { list: listed - start, discover: discovered - listed, read: read - discovered, compose: composed - read, glob: end - composed };
+}
+
+function medianSteps(runs: readonly StepTimes[]): StepTimes {
+  const of = (key: keyof StepTimes) => median(runs.map((r) => r[key]));
+  return { list: of('list'), discover: of('discover'), read: of('read'), compose: of('compose'), glob: of('glob') };
 }
