@@ -24,8 +24,10 @@ export function useWasmOnly(on: boolean): void {
   enginePaths.wasmOnly = on;
 }
 
-/** Strings up to this many code units are measured in JavaScript (utf8Length, truncateUtf8). */
-export const SMALL_UTF8_UNITS = 64;
+/** Strings up to this many code units are measured by Buffer.byteLength, where the runtime has it. */
+export const SMALL_UTF8_UNITS = 128;
+/** Without Buffer, strings up to this many code units are measured by a JavaScript loop (utf8Length, truncateUtf8). */
+export const LOOP_UTF8_UNITS = 32;
 /** Strings up to this many code units are counted and capped in JavaScript (code points). */
 export const SMALL_CODE_POINT_UNITS = 48;
 /** How far a bounded read's first chunk is looked at to tell a one-byte string (see oneByteText). */

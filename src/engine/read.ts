@@ -143,13 +143,20 @@ export async function readBounded(source: ReadSource, options: ReadBoundedOption
   }
 }
 
-/** A text read through the runtime: Buffer's byte count as the chunks come, node:crypto's SHA-1s of the joined text. */
-class NativeTextRead {
+/**
+ * A text read through the runtime: Buffer's byte count as the chunks come, node:crypto's SHA-1s of
+ * the joined text. Exported for bench/paths.ts, which times it against the WASM read.
+ */
+export class NativeTextRead {
   readonly #byteLength: (text: string) => number;
   readonly #crypto: CryptoLike;
   #bytes = 0;
   #held = false;
 
+  /**
+   * @param byteLength Buffer.byteLength for UTF-8
+   * @param crypto node:crypto
+   */
   constructor(byteLength: (text: string) => number, crypto: CryptoLike) {
     this.#byteLength = byteLength;
     this.#crypto = crypto;

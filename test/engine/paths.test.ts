@@ -10,7 +10,8 @@ import {
   type ReadChunk, type ReadResult,
 } from '../../src/engine/index.js';
 import { nativeByteLength, nativeCrypto } from '../../src/engine/native.js';
-import { ONE_BYTE_PROBE_UNITS, oneByteText, SMALL_CODE_POINT_UNITS, SMALL_UTF8_UNITS, useWasmOnly } from '../../src/engine/paths.js';
+import { LOOP_UTF8_UNITS, ONE_BYTE_PROBE_UNITS, oneByteText, SMALL_CODE_POINT_UNITS, SMALL_UTF8_UNITS, useWasmOnly } from '../../src/engine/paths.js';
+import { smallUtf8Length, smallUtf8Prefix } from '../../src/engine/small.js';
 import { MAX_PIECE_UNITS } from '../../src/wasm/sizes.js';
 import { anyText, cuts, textUnit } from '../support/arbitraries.js';
 import { byteLength, nodeHash, okResult, referenceCap, referenceTruncate, splitAt, streamBytes, WHITESPACE } from '../support/reference.js';
@@ -79,6 +80,21 @@ describe('issue 33 X-05: utf8Length and truncateUtf8 on both sides of SMALL_UTF8
       expect(utf8Length(text)).toBe(byteLength(text));
       for (let max = 0; max <= byteLength(text); max++) expect(truncateUtf8(text, max), `${max}`).toEqual(referenceTruncate(text, max));
     }
+  });
+});
+
+describe('issue 33 X-05: utf8Length and truncateUtf8 on both sides of one-byte and two-byte text', () => {
+  const latin1Unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xff })).map((c) => String.fromCharCode(c));
+  const asciiUnit = fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c));
+  const ofLength = (unit: fc.Arbitrary<string>, length: number) => fc.array(unit, { minLength: length, maxLength: length }).map((u) => u.join(''));
+  it.each([...around(ONE_BYTE_PROBE_UNITS), 1000, 5000])('X-05 ASCII, Latin-1 and mixed strings of %i code units equal Buffer and the reference cut, as in WASM', (length) => {
+    // Latin-1 and ASCII strings built from char codes are held one byte per unit; a CJK unit makes the mixed one two-byte.
+    const texts = fc.oneof(ofLength(asciiUnit, length), ofLength(latin1Unit, length), textOfLength(length), ofLength(asciiUnit, length).map((t) => `中${t.slice(1)}`));
+    fc.assert(fc.property(texts, fc.nat({ max: 3 * length + 3 }), (text, maxBytes) => {
+      expect(utf8Length(text)).toBe(byteLength(text));
+      expect(truncateUtf8(text, maxBytes)).toEqual(referenceTruncate(text, maxBytes));
+      expect(inWasm(() => truncateUtf8(text, maxBytes))).toEqual(referenceTruncate(text, maxBytes));
+    }), { numRuns: 40 });
   });
 });
 
