@@ -190,17 +190,27 @@ export async function benchCommand(
   let done = 0;
   for (const p of measured) {
     bar.update(done, p.phase);
-    // One run of each path (the answers were checked above, so both are warm) tells how many runs
-    // make a sample of at least --sample-ms on the faster path.
-    const pilot = Math.min(await time(() => p.run('wasm'), 1), await time(() => p.run('js'), 1));
-    const runs = p === whole ? 1 : runsFor(pilot, options.sampleMs, MAX_RUNS_PER_SAMPLE);
-    const s = { js: [] as number[], wasm: [] as number[], runs };
+    const s = { js: [] as number[], wasm: [] as number[], runs: 1 };
     samples.set(p.phase, s);
     steps.js.length = 0;
     steps.wasm.length = 0;
-    for (let round = 0; round < options.rounds; round++) {
+    // The first round times one run of each path (both are warm: the answers were checked above).
+    // When the faster one is shorter than --sample-ms it was a pilot only, and sets the runs per
+    // sample; a phase that is long enough keeps it as its first round (a large repository's whole
+    // run is never run more often than the rounds ask for).
+    s.wasm.push(await time(() => p.run('wasm'), 1));
+    s.js.push(await time(() => p.run('js'), 1));
+    const pilot = Math.min(s.wasm[0]!, s.js[0]!);
+    if (p !== whole && pilot < options.sampleMs) {
+      s.runs = runsFor(pilot, options.sampleMs, MAX_RUNS_PER_SAMPLE);
+      s.js.length = 0;
+      s.wasm.length = 0;
+    } else {
+      bar.update(++done);
+    }
+    for (let round = s.js.length; round < options.rounds; round++) {
       // Alternate the order so that neither path always runs on a warmer machine.
-      for (const path of round % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path), runs));
+      for (const path of round % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path), s.runs));
       bar.update(++done);
     }
   }
