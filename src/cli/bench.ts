@@ -15,7 +15,8 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import type { HomeEnvironment } from '../host/index.js';
 import { displayDirectory } from '../plugins/workspace-context/files.js';
-import { composeAll, composeAnswer, matchAll, readAll, readAnswer, type BenchPath } from './bench-paths.js';
+import type { RenderItem } from '../plugins/workspace-context/render.js';
+import { composeAll, composeAnswer, matchAll, readAll, readAnswer, sameMatches, type BenchPath } from './bench-paths.js';
 import { compareReports, readPrevious, renderBench, type Comparison } from './bench-report.js';
 import { median, phaseFigures, runsFor, type PhaseFigures } from './bench-stats.js';
 import { baselineChains, discover, unreadFiles, type Skipped, type Workload, type WorkloadOptions } from './bench-workload.js';
@@ -167,20 +168,29 @@ export async function benchCommand(
   const maxSourceBytes = workload.layout.config.maxSourceBytes;
   const outcomes = await readAll('wasm', workload.fs, workload.instructions, maxSourceBytes);
   const chains = baselineChains(workload.sessions, outcomes);
-  const checks: [string, () => Promise<string> | string][] = [
-    ['read+digest', async () => readAnswer(await readAll('js', workload.fs, workload.instructions, maxSourceBytes))],
-    ['compose', () => composeAnswer('js', chains, options.maxBytes)],
-    ['glob', () => JSON.stringify(matchAll('js', workload.paths, workload.globs))],
+  const checks: [string, () => Promise<boolean> | boolean][] = [
+    ['read+digest', async () => readAnswer(outcomes) === readAnswer(await readAll('js', workload.fs, workload.instructions, maxSourceBytes))],
+    ['compose', () => composeAnswer('wasm', chains, options.maxBytes) === composeAnswer('js', chains, options.maxBytes)],
+    ['glob', () => sameMatches(workload.paths, workload.globs)],
   ];
-  const ours = [readAnswer(outcomes), composeAnswer('wasm', chains, options.maxBytes), JSON.stringify(matchAll('wasm', workload.paths, workload.globs))];
-  for (const [i, [phase, theirs]] of checks.entries()) {
-    if (ours[i] !== (await theirs())) throw new Error(`bench: the ${phase} phase gives different answers through the engine and through JavaScript; this is a bug, please report it`);
+  for (const [phase, agree] of checks) {
+    if (!(await agree())) throw new Error(`bench: the ${phase} phase gives different answers through the engine and through JavaScript; this is a bug, please report it`);
   }
 
+  // What the report says about the workload, taken now: the workload is let go before the whole
+  // runs, which discover their own (on a million files, two at once would double the memory).
+  const facts = {
+    projectRoot: displayDirectory(workspace.dir, workload.root), projectRootMarker: workload.marker ?? null,
+    files: { source: workload.listing.source, listed: workload.listing.files.length, excluded: workload.listing.excluded },
+    candidatesProbed: workload.probes, instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
+    ruleFiles: workload.ruleFiles, globs: workload.globs.length, baselines: chains.length,
+    skipped: [...workload.skipped, ...unreadFiles(outcomes, maxSourceBytes)], warnings: workload.warnings,
+  };
+  let inputs: { readonly workload: Workload; readonly chains: RenderItem[][] } | undefined = { workload, chains };
   const phases = [
-    { phase: 'read+digest', items: workload.instructions.length, unit: 'file', run: (p: BenchPath) => readAll(p, workload.fs, workload.instructions, maxSourceBytes) },
-    { phase: 'compose', items: chains.length, unit: 'baseline', run: (p: BenchPath) => composeAll(p, chains, options.maxBytes) },
-    { phase: 'glob', items: workload.paths.length * workload.globs.length, unit: 'path × glob pair', run: (p: BenchPath) => matchAll(p, workload.paths, workload.globs) },
+    { phase: 'read+digest', items: workload.instructions.length, unit: 'file', run: (p: BenchPath) => readAll(p, inputs!.workload.fs, inputs!.workload.instructions, maxSourceBytes) },
+    { phase: 'compose', items: chains.length, unit: 'baseline', run: (p: BenchPath) => composeAll(p, inputs!.chains, options.maxBytes) },
+    { phase: 'glob', items: workload.paths.length * workload.globs.length, unit: 'path × glob pair', run: (p: BenchPath) => matchAll(p, inputs!.workload.paths, inputs!.workload.globs) },
   ];
   const steps: Record<BenchPath, StepTimes[]> = { js: [], wasm: [] };
   const whole = { phase: 'whole run', items: workload.listing.files.length, unit: 'file', run: async (p: BenchPath) => steps[p].push(await wholeRun(p, workloadOptions)) };
@@ -190,10 +200,9 @@ export async function benchCommand(
   let done = 0;
   for (const p of measured) {
     bar.update(done, p.phase);
+    if (p === whole) inputs = undefined;
     const s = { js: [] as number[], wasm: [] as number[], runs: 1 };
     samples.set(p.phase, s);
-    steps.js.length = 0;
-    steps.wasm.length = 0;
     // The first round times one run of each path (both are warm: the answers were checked above).
     // When the faster one is shorter than --sample-ms it was a pilot only, and sets the runs per
     // sample; a phase that is long enough keeps it as its first round (a large repository's whole
@@ -223,14 +232,8 @@ export async function benchCommand(
   const report: BenchReport = {
     schemaVersion: BENCH_SCHEMA_VERSION, date, machine: machine(), node: process.version, v8: process.versions.v8,
     options: { rounds: options.rounds, sampleMs: options.sampleMs, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
-    directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), projectRoot: displayDirectory(workspace.dir, workload.root),
-    projectRootMarker: workload.marker ?? null,
-    files: { source: workload.listing.source, listed: workload.listing.files.length, excluded: workload.listing.excluded },
-    candidatesProbed: workload.probes,
-    instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
-    ruleFiles: workload.ruleFiles, globs: workload.globs.length, baselines: chains.length,
-    skipped: [...workload.skipped, ...unreadFiles(outcomes, maxSourceBytes)],
-    phases: phases.map(figures), whole: { ...figures(whole), steps: { js: medianSteps(steps.js), wasm: medianSteps(steps.wasm) } }, warnings: workload.warnings,
+    directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), ...facts,
+    phases: phases.map(figures), whole: { ...figures(whole), steps: { js: medianSteps(steps.js), wasm: medianSteps(steps.wasm) } },
   };
   const final = previous === undefined ? report : { ...report, comparison: compareReports(previous, report) };
   print(options.json ? JSON.stringify(final, null, 2) : renderBench(final));
