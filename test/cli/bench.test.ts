@@ -229,3 +229,29 @@ describe('issue 19: figures that can be compared', () => {
   });
 });
 
+
+describe('issue 33: a million files', () => {
+  it('baselineChains: each session\'s chain is the plugin\'s baselineDirectories, its files broadest first, trimmed duplicates in a directory dropped', async () => {
+    const { baselineChains, rootRelative } = await import('../../src/cli/bench-workload.js');
+    const { baselineDirectories } = await import('../../src/plugins/workspace-context/files.js');
+    const loaded = (path: string, directory: string, text: string) => ({
+      input: { path, directory, probe: { kind: 'present' as const, target: {} as never, version: '' as never } },
+      read: { kind: 'loaded' as const, text, digest: `d-${text}`, trimmedDigest: `t-${text.trim()}` },
+    });
+    const outcomes = [
+      loaded('AGENTS.md', '.', 'root'), loaded('CLAUDE.md', '.', ' root\n'), loaded('a/AGENTS.md', 'a', 'a'),
+      loaded('a/b/c/AGENTS.md', 'a/b/c', 'c'), loaded('x/AGENTS.md', 'x', 'x'),
+    ];
+    const sessions = ['.', 'a', 'a/b', 'a/b/c', 'a/b/c/d', 'x', 'y/z'];
+    const root = '/repo';
+    const items = new Map<string, string[]>([['.', ['AGENTS.md']], ['a', ['a/AGENTS.md']], ['a/b/c', ['a/b/c/AGENTS.md']], ['x', ['x/AGENTS.md']]]);
+    const expected = sessions.map((d) => baselineDirectories({ root, cwd: d === '.' ? root : `${root}/${d}`, config: {} as never }).slice(1).flatMap((dir) => items.get(dir) ?? []));
+    const chains = baselineChains(sessions, outcomes);
+    expect(chains.map((c) => c.map((i) => i.path))).toEqual(expected);
+    expect(chains[1]).toBe(chains[2]); // a/b holds no file of its own: it shares a's array
+    expect(rootRelative('/r', '/r', ['a', 'b/c'])).toEqual(['a', 'b/c']);
+    expect(rootRelative('/r/sub', '/r', ['a', 'b/c'])).toEqual(['sub/a', 'sub/b/c']);
+    expect(rootRelative('/r', '/r/sub', ['a', 'sub/b', 'subway/x', 'sub/c/d'])).toEqual(['b', 'c/d']);
+    expect(rootRelative('/r/one', '/r/two', ['a'])).toEqual([]);
+  });
+});
