@@ -73,7 +73,8 @@ function seg(): string { return dotMode ? SEG_DOT : SEG; }
 /** A literal unit at `i` (`\X` with X not alphanumeric, or a unit with no meaning in a regex): its width, 0 if none. */
 function literalAt(i: i32): i32 {
   const c = unitAt(src, i);
-  if (c == Ch.BACKSLASH) return i + 1 < srcEnd && !isAlnumUnit(unitAt(src, i + 1)) ? 2 : 0;
+  // An escaped `/` is refused too: bodies count their `/` as OP_SLASH items (a group's alternatives hold none).
+  if (c == Ch.BACKSLASH) return i + 1 < srcEnd && !isAlnumUnit(unitAt(src, i + 1)) && unitAt(src, i + 1) != Ch.SLASH ? 2 : 0;
   if (c == Ch.SLASH || c == 46 || c == Ch.STAR || c == Ch.PLUS || c == Ch.QMARK || c == Ch.LPAREN || c == Ch.RPAREN ||
     c == Ch.LBRACKET || c == Ch.RBRACKET || c == Ch.LBRACE || c == Ch.RBRACE || c == Ch.PIPE || c == Ch.CARET || c == Ch.DOLLAR) return 0;
   return 1;
@@ -225,16 +226,43 @@ function refusedAt(p: i32): bool {
   return (p == 0 && c == 46) || (c == Ch.SLASH && p + 1 < n && unit(p + 1) == 46);
 }
 
+/**
+ * Whether the globstar refuses any position in [from, to). Eight units at a time: a block with no
+ * `/` before a `.` and no line terminator has no refusal (checked unit by unit otherwise).
+ */
+function refusedIn(from: i32, to: i32): bool {
+  if (from == 0 && to > 0 && refusedAt(0)) return true;
+  let p = from;
+  const slash = i16x8.splat(<i16>Ch.SLASH), dot = i16x8.splat(46);
+  // A block reads units p .. p + 8 (the unit after it too): it needs p + 9 <= n.
+  for (; p + 8 <= to && p + 9 <= n; p += 8) {
+    const at = path + (<usize>p << 1);
+    const v = v128.load(at);
+    const marks = v128.or(
+      v128.and(i16x8.eq(v, slash), i16x8.eq(v128.load(at, 2), dot)),
+      v128.or(v128.or(i16x8.eq(v, i16x8.splat(10)), i16x8.eq(v, i16x8.splat(13))), v128.or(i16x8.eq(v, i16x8.splat(<i16>0x2028)), i16x8.eq(v, i16x8.splat(<i16>0x2029)))),
+    );
+    if (!v128.any_true(marks)) continue;
+    for (let k = p; k < p + 8; k++) if (refusedAt(k)) return true;
+  }
+  for (; p < to; p++) if (refusedAt(p)) return true;
+  return false;
+}
+
 /** The check a `*` segment or a globstar part makes where it starts (`(?!\.)`, or `(?!\.{1,2}(?:\/|$))`). */
 function segmentStartOk(q: i32): bool {
   if (dots) return !dotSegAt(q);
   return q >= n || unit(q) != 46;
 }
 
-/** Whether `len` units of the plan at `w` equal the path's units from `q`. */
+/** Whether `len` units at `w` equal the path's units from `q`. */
 function unitsAt(w: usize, len: i32, q: i32): bool {
-  if (q + len > n || q < 0) return false;
-  return memory.compare(w, path + (<usize>q << 1), <usize>len << 1) == 0;
+  if (q < 0 || q + len > n) return false;
+  const p = path + (<usize>q << 1);
+  let i = 0;
+  for (; i + 4 <= len; i += 4) if (load<u64>(w + (<usize>i << 1)) != load<u64>(p + (<usize>i << 1))) return false;
+  for (; i < len; i++) if (load<u16>(w + (<usize>i << 1)) != load<u16>(p + (<usize>i << 1))) return false;
+  return true;
 }
 
 /** Words an item at `w` takes. */
@@ -257,6 +285,15 @@ function altUnits(w: usize, choice: i32): usize {
   return w + (<usize>(k + 1) << 1);
 }
 
+/** The units an item (OP_LIT, or OP_ALT with `choice`) matches: their address, their count in altLen. */
+function literalOf(w: usize, choice: i32): usize {
+  if (<u32>load<u16>(w) == OP_LIT) {
+    altLen = <i32>load<u16>(w, 2);
+    return w + 4;
+  }
+  return altUnits(w, choice);
+}
+
 /**
  * Matches the body of `words` words at `items` from path position `q`, taking alternative `choice`
  * of its group; returns the position after it, or -1.
@@ -266,53 +303,90 @@ function bodyFrom(items: usize, words: i32, q: i32, choice: i32): i32 {
   let w = items;
   while (w < end) {
     const op = <u32>load<u16>(w);
-    if (op == OP_LIT) {
-      const len = <i32>load<u16>(w, 2);
-      if (!unitsAt(w + 4, len, q)) return -1;
-      q += len;
-    } else if (op == OP_SLASH) {
+    if (op == OP_SLASH) {
       if (q >= n || unit(q) != Ch.SLASH) return -1;
       q++;
-    } else if (op == OP_ALT) {
-      const units = altUnits(w, choice);
-      if (!unitsAt(units, altLen, q)) return -1;
-      q += altLen;
-    } else {
-      // A `*` segment: its checks, then it runs to the segment's end, which the literals after it in
-      // the segment (up to the next `\/` or the body's end) must end.
-      if (op != OP_STAR) {
-        if (q >= n || isLineTerminator(unit(q)) || !segmentStartOk(q)) return -1;
-        if (op == OP_SEG0 && unit(q) == Ch.SLASH && dotSegAt(q + 1)) return -1;
-      }
-      let segEnd = q;
-      while (segEnd < n && unit(segEnd) != Ch.SLASH) segEnd++;
-      let next = w + (<usize>itemWords(w) << 1);
-      let suffix = 0;
-      for (let s = next; s < end && <u32>load<u16>(s) != OP_SLASH; s += <usize>itemWords(s) << 1) {
-        if (<u32>load<u16>(s) == OP_LIT) suffix += <i32>load<u16>(s, 2);
-        else { altUnits(s, choice); suffix += altLen; }
-      }
-      let p = segEnd - suffix;
-      if (p < q) return -1;
-      while (next < end && <u32>load<u16>(next) != OP_SLASH) {
-        if (<u32>load<u16>(next) == OP_LIT) {
-          const len = <i32>load<u16>(next, 2);
-          if (!unitsAt(next + 4, len, p)) return -1;
-          p += len;
-        } else {
-          const units = altUnits(next, choice);
-          if (!unitsAt(units, altLen, p)) return -1;
-          p += altLen;
-        }
-        next += <usize>itemWords(next) << 1;
-      }
-      q = segEnd;
-      w = next;
+      w += 2;
       continue;
     }
-    w += <usize>itemWords(w) << 1;
+    if (op == OP_LIT || op == OP_ALT) {
+      const units = literalOf(w, choice);
+      if (!unitsAt(units, altLen, q)) return -1;
+      q += altLen;
+      w += <usize>itemWords(w) << 1;
+      continue;
+    }
+    // A `*` segment: its checks, then it runs to the segment's end, which the literals after it in
+    // the segment (up to the next `\/` or the body's end) must end.
+    if (op != OP_STAR) {
+      if (q >= n || isLineTerminator(unit(q)) || !segmentStartOk(q)) return -1;
+      if (op == OP_SEG0 && unit(q) == Ch.SLASH && dotSegAt(q + 1)) return -1;
+    }
+    let segEnd = q;
+    while (segEnd < n && unit(segEnd) != Ch.SLASH) segEnd++;
+    w += 2;
+    let suffix = 0;
+    for (let s = w; s < end && <u32>load<u16>(s) != OP_SLASH; s += <usize>itemWords(s) << 1) {
+      literalOf(s, choice);
+      suffix += altLen;
+    }
+    let p = segEnd - suffix;
+    if (p < q) return -1;
+    while (w < end && <u32>load<u16>(w) != OP_SLASH) {
+      const units = literalOf(w, choice);
+      if (!unitsAt(units, altLen, p)) return -1;
+      p += altLen;
+      w += <usize>itemWords(w) << 1;
+    }
+    q = segEnd;
   }
   return q;
+}
+
+/** The `/` in the body of `words` words at `items`. */
+function slashesIn(items: usize, words: i32): i32 {
+  let slashes = 0;
+  for (let w = items, end = items + (<usize>words << 1); w < end; w += <usize>itemWords(w) << 1) if (<u32>load<u16>(w) == OP_SLASH) slashes++;
+  return slashes;
+}
+
+/**
+ * Where a body with `slashes` `/` that ends at `e` starts: after the (slashes + 1)-th `/` before `e`,
+ * or 0 when there are exactly `slashes`; -1 when there are fewer.
+ */
+function startFor(e: i32, slashes: i32): i32 {
+  for (let i = e - 1; i >= 0; i--) {
+    if (unit(i) == Ch.SLASH && slashes-- == 0) return i + 1;
+  }
+  return slashes == 0 ? 0 : -1;
+}
+
+/** The last position in [0, before) the globstar refuses, or -1: found once per path and bound. */
+let lastBound: i32 = -1;
+let lastFound: i32 = -1;
+function lastRefusedBefore(before: i32): i32 {
+  if (before != lastBound) {
+    lastBound = before;
+    lastFound = -1;
+    for (let p = before - 1; p >= 0; p--) {
+      if (refusedAt(p)) { lastFound = p; break; }
+    }
+  }
+  return lastFound;
+}
+
+/** How far from 0 the path is known free of globstar refusals (the head's part grows with s). */
+let clean: i32 = 0;
+
+/** Whether the head allows the first body to start at `s` (a segment start, s > 0). */
+function headAllows(flags: u32, s: i32): bool {
+  // `(?:…GS\/)` before s: GS over [0, s - 1) must not refuse; `(?:^|\/|…)` also takes a lone `/`.
+  if ((flags & F_HEAD_B) != 0 && !headBStartOk()) return false;
+  if (s - 1 > clean) {
+    if (refusedIn(clean, s - 1)) return false;
+    clean = s - 1;
+  }
+  return true;
 }
 
 /**
@@ -327,43 +401,30 @@ export function planMatch(plan: usize, p: usize, len: i32): bool {
   const body1 = plan + 4, words1 = <i32>load<u16>(plan, 2);
   const after1 = body1 + (<usize>words1 << 1);
   const body2 = after1 + 2, words2 = (flags & F_MID) != 0 ? <i32>load<u16>(after1) : 0;
-  const head = (flags & (F_HEAD_A | F_HEAD_B)) != 0;
-  const globstars = head || (flags & (F_TAIL | F_MID)) != 0;
-  // Where the globstar refuses: the first such position bounds the head, the last the tail; for a
-  // middle, the last one before the second body's segment.
-  let first = n, last = -1, lastBeforeBody2 = -1;
-  let body2Start = -1;
-  if ((flags & F_MID) != 0) {
-    // The second body spans a fixed number of segments at the path's end.
-    let slashes = 0;
-    for (let w = body2, end = body2 + (<usize>words2 << 1); w < end; w += <usize>itemWords(w) << 1) if (<u32>load<u16>(w) == OP_SLASH) slashes++;
-    for (let i = n - 1; i >= 0; i--) {
-      if (unit(i) == Ch.SLASH && slashes-- == 0) { body2Start = i + 1; break; }
-    }
-  }
-  if (globstars) {
-    for (let i = 0; i < n; i++) {
-      if (!refusedAt(i)) continue;
-      if (first == n) first = i;
-      last = i;
-      if (i < body2Start - 1) lastBeforeBody2 = i;
-    }
-  }
   const choices = (flags & F_ALT) != 0 ? altCount(body1, words1, body2, words2) : 1;
+  const head = (flags & (F_HEAD_A | F_HEAD_B)) != 0;
+  clean = 0;
+  lastBound = -1;
+  if (head && (flags & (F_TAIL | F_MID)) == 0) {
+    // The body ends the path (or comes before its optional final `/`) and spans a fixed number of
+    // segments: where it starts follows from where it ends.
+    const slashes = slashesIn(body1, words1);
+    for (let e = n; e >= n - 1; e--) {
+      if (e < n && ((flags & F_OPT_SLASH) == 0 || unit(n - 1) != Ch.SLASH)) break;
+      const s = startFor(e, slashes);
+      if (s < 0 || (s > 0 && !headAllows(flags, s))) continue;
+      for (let choice = 0; choice < choices; choice++) if (bodyFrom(body1, words1, s, choice) == e) return true;
+    }
+    return false;
+  }
+  const body2Start = (flags & F_MID) != 0 ? startFor(n, slashesIn(body2, words2)) : -1;
   for (let choice = 0; choice < choices; choice++) {
-    let s = 0;
-    while (s <= n) {
-      // s: where the first body starts; with a head, the head's part before it must be allowed.
-      if (s > 0) {
-        if (!head) break;
-        // `(?:…GS\/)` before s: GS over [0, s - 1) must not refuse; `(?:^|\/|…)` also takes a lone `/`.
-        if (s - 1 > first) break;
-        if ((flags & F_HEAD_B) != 0 && !headBStartOk()) break;
-      }
+    // s: where the first body starts; a head allows any segment start it does not refuse.
+    for (let s = 0; s <= n;) {
+      if (s > 0 && !headAllows(flags, s)) break;
       const e = bodyFrom(body1, words1, s, choice);
-      if (e >= 0 && restMatches(flags, e, body2, words2, body2Start, last, lastBeforeBody2, choice)) return true;
+      if (e >= 0 && restMatches(flags, e, body2, words2, body2Start, choice)) return true;
       if (!head) break;
-      // The next segment start.
       s++;
       while (s <= n && unit(s - 1) != Ch.SLASH) s++;
     }
@@ -385,16 +446,16 @@ function altCount(body1: usize, words1: i32, body2: usize, words2: i32): i32 {
 }
 
 /** What follows the first body, ending at `e`: nothing, `\/?`, the tail, or the middle and the second body. */
-function restMatches(flags: u32, e: i32, body2: usize, words2: i32, body2Start: i32, last: i32, lastBeforeBody2: i32, choice: i32): bool {
+function restMatches(flags: u32, e: i32, body2: usize, words2: i32, body2Start: i32, choice: i32): bool {
   if ((flags & F_TAIL) != 0) {
     if (e == n) return true;
-    return unit(e) == Ch.SLASH && segmentStartOk(e + 1) && last < e + 1;
+    return unit(e) == Ch.SLASH && segmentStartOk(e + 1) && lastRefusedBefore(n) < e + 1;
   }
   if ((flags & F_MID) != 0) {
     // `$`: the second body at the end (it can match nothing only when it is one bare `*`).
     if (e == n) return bodyFrom(body2, words2, n, choice) == n;
     if (unit(e) != Ch.SLASH || body2Start <= e) return false;
-    if (body2Start > e + 1 && (!segmentStartOk(e + 1) || lastBeforeBody2 >= e + 1)) return false;
+    if (body2Start > e + 1 && (!segmentStartOk(e + 1) || lastRefusedBefore(body2Start - 1) >= e + 1)) return false;
     return bodyFrom(body2, words2, body2Start, choice) == n;
   }
   if (e == n) return true;
