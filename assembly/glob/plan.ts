@@ -227,22 +227,26 @@ function refusedAt(p: i32): bool {
 }
 
 /**
- * Whether the globstar refuses any position in [from, to). Eight units at a time: a block with no
- * `/` before a `.` and no line terminator has no refusal (checked unit by unit otherwise).
+ * Whether any of the 8 units at `p` may be refused: a `/` before a `.`, or a line terminator (reads
+ * unit p + 8 too: p + 9 <= n). A block without one has no refusal.
  */
+// @ts-ignore: decorator
+@inline function mayRefuse(p: i32): bool {
+  const at = path + (<usize>p << 1);
+  const v = v128.load(at);
+  const marks = v128.or(
+    v128.and(i16x8.eq(v, i16x8.splat(<i16>Ch.SLASH)), i16x8.eq(v128.load(at, 2), i16x8.splat(46))),
+    v128.or(v128.or(i16x8.eq(v, i16x8.splat(10)), i16x8.eq(v, i16x8.splat(13))), v128.or(i16x8.eq(v, i16x8.splat(<i16>0x2028)), i16x8.eq(v, i16x8.splat(<i16>0x2029)))),
+  );
+  return v128.any_true(marks);
+}
+
+/** Whether the globstar refuses any position in [from, to), eight units at a time where it can. */
 function refusedIn(from: i32, to: i32): bool {
   if (from == 0 && to > 0 && refusedAt(0)) return true;
   let p = from;
-  const slash = i16x8.splat(<i16>Ch.SLASH), dot = i16x8.splat(46);
-  // A block reads units p .. p + 8 (the unit after it too): it needs p + 9 <= n.
   for (; p + 8 <= to && p + 9 <= n; p += 8) {
-    const at = path + (<usize>p << 1);
-    const v = v128.load(at);
-    const marks = v128.or(
-      v128.and(i16x8.eq(v, slash), i16x8.eq(v128.load(at, 2), dot)),
-      v128.or(v128.or(i16x8.eq(v, i16x8.splat(10)), i16x8.eq(v, i16x8.splat(13))), v128.or(i16x8.eq(v, i16x8.splat(<i16>0x2028)), i16x8.eq(v, i16x8.splat(<i16>0x2029)))),
-    );
-    if (!v128.any_true(marks)) continue;
+    if (!mayRefuse(p)) continue;
     for (let k = p; k < p + 8; k++) if (refusedAt(k)) return true;
   }
   for (; p < to; p++) if (refusedAt(p)) return true;
@@ -365,13 +369,16 @@ function startFor(e: i32, slashes: i32): i32 {
 let lastBound: i32 = -1;
 let lastFound: i32 = -1;
 function lastRefusedBefore(before: i32): i32 {
-  if (before != lastBound) {
-    lastBound = before;
-    lastFound = -1;
-    for (let p = before - 1; p >= 0; p--) {
-      if (refusedAt(p)) { lastFound = p; break; }
-    }
+  if (before == lastBound) return lastFound;
+  lastBound = before;
+  lastFound = -1;
+  let p = before;
+  // Blocks of eight ending at p, while a block and the unit after it lie in the path.
+  for (; p >= 8 && p + 1 <= n; p -= 8) {
+    if (!mayRefuse(p - 8)) continue;
+    for (let k = p - 1; k >= p - 8; k--) if (refusedAt(k)) return (lastFound = k);
   }
+  for (let k = p - 1; k >= 0; k--) if (refusedAt(k)) return (lastFound = k);
   return lastFound;
 }
 
@@ -449,13 +456,18 @@ function altCount(body1: usize, words1: i32, body2: usize, words2: i32): i32 {
 function restMatches(flags: u32, e: i32, body2: usize, words2: i32, body2Start: i32, choice: i32): bool {
   if ((flags & F_TAIL) != 0) {
     if (e == n) return true;
-    return unit(e) == Ch.SLASH && segmentStartOk(e + 1) && lastRefusedBefore(n) < e + 1;
+    if (unit(e) != Ch.SLASH || !segmentStartOk(e + 1)) return false;
+    // Without a head there is one candidate: scan its tail; with one, many share one backward scan.
+    return (flags & (F_HEAD_A | F_HEAD_B)) == 0 ? !refusedIn(e + 1, n) : lastRefusedBefore(n) < e + 1;
   }
   if ((flags & F_MID) != 0) {
     // `$`: the second body at the end (it can match nothing only when it is one bare `*`).
     if (e == n) return bodyFrom(body2, words2, n, choice) == n;
     if (unit(e) != Ch.SLASH || body2Start <= e) return false;
-    if (body2Start > e + 1 && (!segmentStartOk(e + 1) || lastRefusedBefore(body2Start - 1) >= e + 1)) return false;
+    if (body2Start > e + 1) {
+      if (!segmentStartOk(e + 1)) return false;
+      if ((flags & (F_HEAD_A | F_HEAD_B)) == 0 ? refusedIn(e + 1, body2Start - 1) : lastRefusedBefore(body2Start - 1) >= e + 1) return false;
+    }
     return bodyFrom(body2, words2, body2Start, choice) == n;
   }
   if (e == n) return true;
