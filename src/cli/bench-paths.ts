@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
-import { compileGlobs, sha1Hex } from '../engine/index.js';
+import { compileGlobs, sha1Hex, truncateUtf8, utf8Length } from '../engine/index.js';
 import type { FileSystem } from '../host/index.js';
 import { readCandidate, type Probe, type Read } from '../plugins/workspace-context/files.js';
 import { INTRO, renderBlock, type ByteBudget, type RenderItem } from '../plugins/workspace-context/render.js';
@@ -102,15 +102,33 @@ export function composeAll(path: BenchPath, chains: readonly (readonly RenderIte
 }
 
 /**
- * What the two composes must agree on: the digest of every composed text.
- * @param path which implementation
+ * Whether composing through the engine and through Buffer gives the same baselines, in one pass:
+ * every count and cut renderBlock asks for is answered by both and compared, and renderBlock is the
+ * same code for both, so equal answers make equal baselines.
  * @param chains each baseline's files
  * @param maxBytes the message budget
- * @returns a digest of the digests
+ * @returns true when every answer agreed
  */
-export function composeAnswer(path: BenchPath, chains: readonly (readonly RenderItem[])[], maxBytes: number): string {
-  const budget = path === 'wasm' ? undefined : bufferBudget;
-  return sha1Hex(chains.map((items) => sha1Hex(renderBlock(items, INTRO, maxBytes, budget).text)).join(''));
+export function composeAgrees(chains: readonly (readonly RenderItem[])[], maxBytes: number): boolean {
+  let agree = true;
+  const both: ByteBudget = {
+    utf8Length(text) {
+      const n = utf8Length(text);
+      if (n !== bufferBudget.utf8Length(text)) agree = false;
+      return n;
+    },
+    truncateUtf8(text, bytes) {
+      const cut = truncateUtf8(text, bytes);
+      const theirs = bufferBudget.truncateUtf8(text, bytes);
+      if (cut.text !== theirs.text || cut.bytes !== theirs.bytes) agree = false;
+      return cut;
+    },
+  };
+  for (const items of chains) {
+    renderBlock(items, INTRO, maxBytes, both);
+    if (!agree) return false;
+  }
+  return true;
 }
 
 /**
@@ -131,30 +149,19 @@ export function matchAll(path: BenchPath, paths: readonly string[], globs: reado
   });
 }
 
-/** Paths compared per step by sameMatches: two result lists of that many paths at a time, not a million. */
-const CHECK_BATCH = 65_536;
-
 /**
- * Whether the engine and picomatch give the same matches for every path, compared batch by batch.
- * @param paths the paths
- * @param globs the globs
- * @returns true when every path's glob indices agree
+ * Whether two match results are equal, path by path.
+ * @param a one path's results
+ * @param b the other's
+ * @returns true when equal
  */
-export function sameMatches(paths: readonly string[], globs: readonly string[]): boolean {
-  if (globs.length === 0) return true;
-  const set = compileGlobs(globs);
-  const matchers = globs.map((g) => picomatch(g));
-  for (let start = 0; start < paths.length; start += CHECK_BATCH) {
-    const batch = paths.slice(start, start + CHECK_BATCH);
-    const ours = set.matchAll(batch);
-    for (let p = 0; p < batch.length; p++) {
-      let k = 0;
-      const hits = ours[p]!;
-      for (let i = 0; i < matchers.length; i++) {
-        if (matchers[i]!(batch[p]!) && hits[k++] !== i) return false;
-      }
-      if (k !== hits.length) return false;
-    }
+export function sameResults(a: readonly (readonly number[])[], b: readonly (readonly number[])[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let p = 0; p < a.length; p++) {
+    const x = a[p]!;
+    const y = b[p]!;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   }
   return true;
 }

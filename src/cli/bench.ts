@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import type { HomeEnvironment } from '../host/index.js';
 import { displayDirectory } from '../plugins/workspace-context/files.js';
 import type { RenderItem } from '../plugins/workspace-context/render.js';
-import { composeAll, composeAnswer, matchAll, readAll, readAnswer, sameMatches, type BenchPath } from './bench-paths.js';
+import { composeAgrees, composeAll, matchAll, readAll, readAnswer, sameResults, type BenchPath, type ReadOutcome } from './bench-paths.js';
 import { compareReports, readPrevious, renderBench, type Comparison } from './bench-report.js';
 import { median, phaseFigures, runsFor, type PhaseFigures } from './bench-stats.js';
 import { baselineChains, discover, unreadFiles, type Skipped, type Workload, type WorkloadOptions } from './bench-workload.js';
@@ -107,6 +107,24 @@ export function machine(): Machine {
   };
 }
 
+/** A phase the bench times: its work through either path, and what to check on its first round's two results. */
+interface Phase {
+  readonly phase: string;
+  /** Work items in one run (a phase with none is not timed). */
+  readonly items: () => number;
+  readonly unit: string;
+  readonly run: (path: BenchPath) => unknown;
+  /** Throws when the two paths' results differ; may keep what later phases need. */
+  readonly first?: (wasm: unknown, js: unknown) => void | Promise<void>;
+}
+
+/** One run of `work`, timed, with its result. */
+async function timed(work: () => unknown): Promise<{ ms: number; result: unknown }> {
+  const start = performance.now();
+  const result = await work();
+  return { ms: performance.now() - start, result };
+}
+
 /** The mean time of one of `runs` runs of `work`, in ms. */
 async function time(work: () => unknown, runs: number): Promise<number> {
   const start = performance.now();
@@ -164,52 +182,66 @@ export async function benchCommand(
   bars.list?.stop();
   bars.probe?.stop();
 
-  // The answers must agree before anything is timed.
+  // The answers must agree: each phase's first round keeps both paths' results and compares them
+  // before any figure is kept (a million files would make a separate check cost as much as a round).
   const maxSourceBytes = workload.layout.config.maxSourceBytes;
-  const outcomes = await readAll('wasm', workload.fs, workload.instructions, maxSourceBytes);
-  const chains = baselineChains(workload.sessions, outcomes);
-  const checks: [string, () => Promise<boolean> | boolean][] = [
-    ['read+digest', async () => readAnswer(outcomes) === readAnswer(await readAll('js', workload.fs, workload.instructions, maxSourceBytes))],
-    ['compose', () => composeAnswer('wasm', chains, options.maxBytes) === composeAnswer('js', chains, options.maxBytes)],
-    ['glob', () => sameMatches(workload.paths, workload.globs)],
+  let outcomes: ReadOutcome[] = [];
+  let chains: RenderItem[][] = [];
+  const disagree = (phase: string) => new Error(`bench: the ${phase} phase gives different answers through the engine and through JavaScript; this is a bug, please report it`);
+  let inputs: { readonly workload: Workload } | undefined = { workload };
+  const phases: Phase[] = [
+    {
+      phase: 'read+digest', items: () => workload.instructions.length, unit: 'file',
+      run: (p) => readAll(p, inputs!.workload.fs, inputs!.workload.instructions, maxSourceBytes),
+      first(wasm, js) {
+        if (readAnswer(wasm as ReadOutcome[]) !== readAnswer(js as ReadOutcome[])) throw disagree('read+digest');
+        outcomes = wasm as ReadOutcome[];
+        chains = baselineChains(workload.sessions, outcomes);
+        // One pass that asks both budgets every question composing asks: equal answers make equal baselines.
+        if (!composeAgrees(chains, options.maxBytes)) throw disagree('compose');
+      },
+    },
+    { phase: 'compose', items: () => chains.length, unit: 'baseline', run: (p) => composeAll(p, chains, options.maxBytes) },
+    {
+      phase: 'glob', items: () => workload.paths.length * workload.globs.length, unit: 'path × glob pair',
+      run: (p) => matchAll(p, inputs!.workload.paths, inputs!.workload.globs),
+      first(wasm, js) {
+        if (!sameResults(wasm as number[][], js as number[][])) throw disagree('glob');
+      },
+    },
   ];
-  for (const [phase, agree] of checks) {
-    if (!(await agree())) throw new Error(`bench: the ${phase} phase gives different answers through the engine and through JavaScript; this is a bug, please report it`);
-  }
-
-  // What the report says about the workload, taken now: the workload is let go before the whole
-  // runs, which discover their own (on a million files, two at once would double the memory).
-  const facts = {
-    projectRoot: displayDirectory(workspace.dir, workload.root), projectRootMarker: workload.marker ?? null,
-    files: { source: workload.listing.source, listed: workload.listing.files.length, excluded: workload.listing.excluded },
-    candidatesProbed: workload.probes, instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
-    ruleFiles: workload.ruleFiles, globs: workload.globs.length, baselines: chains.length,
-    skipped: [...workload.skipped, ...unreadFiles(outcomes, maxSourceBytes)], warnings: workload.warnings,
-  };
-  let inputs: { readonly workload: Workload; readonly chains: RenderItem[][] } | undefined = { workload, chains };
-  const phases = [
-    { phase: 'read+digest', items: workload.instructions.length, unit: 'file', run: (p: BenchPath) => readAll(p, inputs!.workload.fs, inputs!.workload.instructions, maxSourceBytes) },
-    { phase: 'compose', items: chains.length, unit: 'baseline', run: (p: BenchPath) => composeAll(p, inputs!.chains, options.maxBytes) },
-    { phase: 'glob', items: workload.paths.length * workload.globs.length, unit: 'path × glob pair', run: (p: BenchPath) => matchAll(p, inputs!.workload.paths, inputs!.workload.globs) },
-  ];
+  // A first read on each path, untimed: node:crypto loads on the first digest.
+  await readAll('wasm', workload.fs, workload.instructions.slice(0, 1), maxSourceBytes);
+  await readAll('js', workload.fs, workload.instructions.slice(0, 1), maxSourceBytes);
   const steps: Record<BenchPath, StepTimes[]> = { js: [], wasm: [] };
-  const whole = { phase: 'whole run', items: workload.listing.files.length, unit: 'file', run: async (p: BenchPath) => steps[p].push(await wholeRun(p, workloadOptions)) };
-  const measured = [...phases.filter((p) => p.items > 0), whole];
-  const bar = progress(options.rounds * measured.length, 'timing', show);
+  const whole: Phase = { phase: 'whole run', items: () => workload.listing.files.length, unit: 'file', run: async (p) => steps[p].push(await wholeRun(p, workloadOptions)) };
+  // Rounds for the bar: a phase with nothing to measure is skipped (compose's count is known after read).
+  const bar = progress(options.rounds * (phases.length + 1), 'timing', show);
   const samples = new Map<string, { js: number[]; wasm: number[]; runs: number }>();
   let done = 0;
-  for (const p of measured) {
+  for (const p of [...phases, whole]) {
     bar.update(done, p.phase);
-    if (p === whole) inputs = undefined;
+    if (p === whole) {
+      // What the report says about the workload is taken now; the whole runs discover their own, and
+      // on a million files two workloads at once would double the memory.
+      inputs = undefined;
+    }
+    if (p.items() === 0) {
+      done += options.rounds;
+      continue;
+    }
     const s = { js: [] as number[], wasm: [] as number[], runs: 1 };
     samples.set(p.phase, s);
-    // The first round times one run of each path (both are warm: the answers were checked above).
-    // When the faster one is shorter than --sample-ms it was a pilot only, and sets the runs per
-    // sample; a phase that is long enough keeps it as its first round (a large repository's whole
-    // run is never run more often than the rounds ask for).
-    s.wasm.push(await time(() => p.run('wasm'), 1));
-    s.js.push(await time(() => p.run('js'), 1));
-    const pilot = Math.min(s.wasm[0]!, s.js[0]!);
+    // The first round times one run of each path and checks their answers. When the faster one is
+    // shorter than --sample-ms it was a pilot only, and sets the runs per sample; a phase that is
+    // long enough keeps it as its first round (a large repository's whole run is never run more
+    // often than the rounds ask for).
+    const wasm = await timed(() => p.run('wasm'));
+    const js = await timed(() => p.run('js'));
+    await p.first?.(wasm.result, js.result);
+    s.wasm.push(wasm.ms);
+    s.js.push(js.ms);
+    const pilot = Math.min(wasm.ms, js.ms);
     if (p !== whole && pilot < options.sampleMs) {
       s.runs = runsFor(pilot, options.sampleMs, MAX_RUNS_PER_SAMPLE);
       s.js.length = 0;
@@ -224,15 +256,20 @@ export async function benchCommand(
     }
   }
   bar.stop();
-  const figures = (p: { phase: string; items: number; unit: string }) => {
+  const figures = (p: Phase) => {
     const s = samples.get(p.phase);
-    return phaseFigures(p.phase, p.items, p.unit, s?.runs ?? 0, s?.js ?? [], s?.wasm ?? []);
+    return phaseFigures(p.phase, p.items(), p.unit, s?.runs ?? 0, s?.js ?? [], s?.wasm ?? []);
   };
 
   const report: BenchReport = {
     schemaVersion: BENCH_SCHEMA_VERSION, date, machine: machine(), node: process.version, v8: process.versions.v8,
     options: { rounds: options.rounds, sampleMs: options.sampleMs, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
-    directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), ...facts,
+    directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), projectRoot: displayDirectory(workspace.dir, workload.root),
+    projectRootMarker: workload.marker ?? null,
+    files: { source: workload.listing.source, listed: workload.listing.files.length, excluded: workload.listing.excluded },
+    candidatesProbed: workload.probes, instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
+    ruleFiles: workload.ruleFiles, globs: workload.globs.length, baselines: chains.length,
+    skipped: [...workload.skipped, ...unreadFiles(outcomes, maxSourceBytes)], warnings: workload.warnings,
     phases: phases.map(figures), whole: { ...figures(whole), steps: { js: medianSteps(steps.js), wasm: medianSteps(steps.wasm) } },
   };
   const final = previous === undefined ? report : { ...report, comparison: compareReports(previous, report) };
