@@ -91,6 +91,17 @@ function rustPath(next: Next): string {
   ]);
 }
 
+/**
+ * `count` distinct paths of a Rust workspace from a fixed seed (crates with src, tests, fixtures,
+ * snapshots, benches and examples; docs, xtask, fuzz targets, CI and root files).
+ * @param count how many
+ * @param seed the seed
+ * @returns the paths
+ */
+export function rustWorkspacePaths(count: number, seed = 33): string[] {
+  return shapePaths('rust', count, seed);
+}
+
 /** `count` distinct paths of the shape, none of them an instruction file name. */
 function shapePaths(shape: 'ts' | 'rust', count: number, seed: number): string[] {
   const skip = (p: string): boolean => /(^|\/)(AGENTS|CLAUDE)(\.local)?\.md$/.test(p) || p === '.gitignore';
