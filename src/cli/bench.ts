@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import type { HomeEnvironment } from '../host/index.js';
 import { displayDirectory } from '../plugins/workspace-context/files.js';
 import type { RenderItem } from '../plugins/workspace-context/render.js';
-import { composeAgrees, composeAll, matchAll, readAll, readAnswer, sameResults, type BenchPath, type ReadOutcome } from './bench-paths.js';
+import { composeAgrees, composeAll, matchAll, matchDigest, readAll, readAnswer, type BenchPath, type ReadOutcome } from './bench-paths.js';
 import { compareReports, readPrevious, renderBench, type Comparison } from './bench-report.js';
 import { median, phaseFigures, runsFor, type PhaseFigures } from './bench-stats.js';
 import { baselineChains, discover, unreadFiles, type Skipped, type Workload, type WorkloadOptions } from './bench-workload.js';
@@ -114,15 +114,18 @@ interface Phase {
   readonly items: () => number;
   readonly unit: string;
   readonly run: (path: BenchPath) => unknown;
-  /** Throws when the two paths' results differ; may keep what later phases need. */
+  /** What of a result the first round keeps for the check (the result itself when absent). */
+  readonly digest?: (result: unknown) => unknown;
+  /** Throws when the two paths' results (or digests) differ; may keep what later phases need. */
   readonly first?: (wasm: unknown, js: unknown) => void | Promise<void>;
 }
 
-/** One run of `work`, timed, with its result. */
-async function timed(work: () => unknown): Promise<{ ms: number; result: unknown }> {
+/** One run of `work`, timed, with its result (or its digest, taken after the clock stops). */
+async function timed(work: () => unknown, digest?: (result: unknown) => unknown): Promise<{ ms: number; result: unknown }> {
   const start = performance.now();
   const result = await work();
-  return { ms: performance.now() - start, result };
+  const ms = performance.now() - start;
+  return { ms, result: digest === undefined ? result : digest(result) };
 }
 
 /** The mean time of one of `runs` runs of `work`, in ms. */
@@ -205,8 +208,9 @@ export async function benchCommand(
     {
       phase: 'glob', items: () => workload.paths.length * workload.globs.length, unit: 'path × glob pair',
       run: (p) => matchAll(p, inputs!.workload.paths, inputs!.workload.globs),
+      digest: (result) => matchDigest(result as number[][]),
       first(wasm, js) {
-        if (!sameResults(wasm as number[][], js as number[][])) throw disagree('glob');
+        if (wasm !== js) throw disagree('glob');
       },
     },
   ];
@@ -236,8 +240,8 @@ export async function benchCommand(
     // shorter than --sample-ms it was a pilot only, and sets the runs per sample; a phase that is
     // long enough keeps it as its first round (a large repository's whole run is never run more
     // often than the rounds ask for).
-    const wasm = await timed(() => p.run('wasm'));
-    const js = await timed(() => p.run('js'));
+    const wasm = await timed(() => p.run('wasm'), p.digest);
+    const js = await timed(() => p.run('js'), p.digest);
     await p.first?.(wasm.result, js.result);
     s.wasm.push(wasm.ms);
     s.js.push(js.ms);

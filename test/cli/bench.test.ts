@@ -254,4 +254,13 @@ describe('issue 33: a million files', () => {
     expect(rootRelative('/r', '/r/sub', ['a', 'sub/b', 'subway/x', 'sub/c/d'])).toEqual(['b', 'c/d']);
     expect(rootRelative('/r/one', '/r/two', ['a'])).toEqual([]);
   });
+
+  it('matchDigest tells match results apart by every index and every path boundary', async () => {
+    const { matchDigest } = await import('../../src/cli/bench-paths.js');
+    const base = [[0, 2], [], [1]];
+    expect(matchDigest(base)).toBe(matchDigest([[0, 2], [], [1]]));
+    for (const other of [[[0, 2], [], [2]], [[0], [2], [1]], [[0, 2], [1], []], [[0, 2], [], [1], []], [[0, 2], []]]) {
+      expect(matchDigest(other), JSON.stringify(other)).not.toBe(matchDigest(base));
+    }
+  });
 });
