@@ -128,7 +128,9 @@ function instructionBytes(next: Next): number {
  */
 export function generateRealRepo(root: string, options: RealRepoOptions): RealRepo {
   const seed = options.seed ?? 33;
-  const next = random(seed);
+  // Mixed with the file count, so that profiles differ in their instruction files' sizes too.
+  const next = random((Math.imul(seed, 0x9e3779b1) ^ options.files) >>> 0);
+  for (let i = 0; i < 8; i++) next();
   const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' } });
   mkdirSync(root, { recursive: true });
   execFileSync('git', ['init', '-q', root]);

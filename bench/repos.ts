@@ -20,6 +20,8 @@ import { generateBenchMonorepo } from './generate-monorepo.js';
 import { generateRealRepo, type RealRepoOptions } from './real-repo.js';
 
 const CLI = fileURLToPath(new URL('../../lib/cli/index.js', import.meta.url));
+/** Bumped when generate-monorepo.ts or real-repo.ts writes something else: cached profiles are written again. */
+const GENERATOR_VERSION = 2;
 
 /** A repository to bench: a real-shaped profile, or the generated monorepo. */
 export interface Profile {
@@ -62,7 +64,7 @@ function prepare(profile: Profile, dir: string): { repo: string; rules: string }
   const repo = join(dir, profile.name);
   const rules = join(dir, `${profile.name}-rules`);
   const stamp = join(dir, `${profile.name}.json`);
-  const want = JSON.stringify(profile.real ?? { monorepo: 100_000 });
+  const want = JSON.stringify({ generator: GENERATOR_VERSION, ...(profile.real ?? { monorepo: 100_000 }) });
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want && existsSync(repo)) return { repo, rules };
   rmSync(repo, { recursive: true, force: true });
   rmSync(rules, { recursive: true, force: true });

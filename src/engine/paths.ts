@@ -24,8 +24,14 @@ export function useWasmOnly(on: boolean): void {
   enginePaths.wasmOnly = on;
 }
 
-/** Strings up to this many code units are measured by Buffer.byteLength, where the runtime has it. */
-export const SMALL_UTF8_UNITS = 128;
+/**
+ * Strings up to this many code units are measured by Buffer.byteLength, where the runtime has it,
+ * without looking at how V8 holds them: for a one-byte string Buffer is the fastest at any length,
+ * and the look (oneByteText) costs 20–70 ns on a string just built by concatenation, 5–15% of the
+ * count there; a two-byte string of 256–1,024 units would be 1.5–2.4× faster in WASM, but Buffer is
+ * never slower than plain JavaScript, which is what the engine must not lose to.
+ */
+export const SMALL_UTF8_UNITS = 1024;
 /** Without Buffer, strings up to this many code units are measured by a JavaScript loop (utf8Length, truncateUtf8). */
 export const LOOP_UTF8_UNITS = 32;
 /** Strings up to this many code units are counted and capped in JavaScript (code points). */

@@ -34,9 +34,9 @@ function byteCount(text: string): number {
 /** The longest prefix within `maxBytes`, on the path that answers sooner. */
 function prefixOf(text: string, maxBytes: number): { units: number; bytes: number } {
   if (enginePaths.wasmOnly) return utf8Prefix(text, maxBytes);
-  const native = nativeByteLength();
-  if (text.length <= (native === undefined ? LOOP_UTF8_UNITS : SMALL_UTF8_UNITS)) return smallUtf8Prefix(text, maxBytes);
+  if (text.length <= LOOP_UTF8_UNITS) return smallUtf8Prefix(text, maxBytes);
   // ASCII (one UTF-8 byte per unit, which Buffer tells at once for a one-byte string) is cut at the budget.
+  const native = nativeByteLength();
   if (native !== undefined && oneByteText(text) && native(text) === text.length) {
     const units = Math.min(text.length, maxBytes);
     return { units, bytes: units };
