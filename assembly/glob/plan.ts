@@ -31,11 +31,11 @@ const MAX_ALTS: i32 = 32;
 
 let src: usize = 0;
 let srcEnd: i32 = 0;
-let dotMode = false;
+let dotMode: bool = false;
 let out: usize = 0;
 let outLen: i32 = 0;
 let outCap: i32 = 0;
-let failed = false;
+let failed: bool = false;
 let alts = 0;
 
 function emit(w: u32): void {
@@ -204,7 +204,7 @@ export function compilePlan(source: usize, len: i32, dot: bool, dst: usize, cap:
 
 let path: usize = 0;
 let n: i32 = 0;
-let dots = false;
+let dots: bool = false;
 
 // @ts-ignore: decorator
 @inline function unit(i: i32): u32 {
