@@ -5,7 +5,7 @@
 // memory.
 
 import { GLOB_EMPTY, GLOB_TOO_LONG, GLOB_UNSUPPORTED } from '../wasm/abi.js';
-import { compileGlobSet, ResidentGlobSet, translateGlob, type GlobCompileResult } from '../wasm/glob.js';
+import { compileGlobSet, literalPrefixes, ResidentGlobSet, translateGlob, type GlobCompileResult } from '../wasm/glob.js';
 import { ENGINE_MAX_MEMORY_BYTES, GLOB_MAX_PATH_UNITS, GLOB_MAX_PATTERN_BYTES, GLOB_MAX_SET_BYTES } from '../wasm/sizes.js';
 import { utf8LengthOf } from '../wasm/text.js';
 import { describe, expectString } from './args.js';
@@ -119,6 +119,8 @@ export class GlobSet {
   /** Whether the set was compiled with `dot: true`. */
   readonly dot: boolean;
   readonly #resident: ResidentGlobSet;
+  /** Each pattern's literal prefix, when every pattern has one and the set is small (see rejects()). */
+  readonly #prefixes: readonly string[] | undefined;
 
   /**
    * @internal Use compileGlobs().
@@ -131,6 +133,24 @@ export class GlobSet {
     this.dot = dot;
     if (blob.length > GLOB_MAX_SET_BYTES) setTooLarge('compileGlobs', blob.length);
     this.#resident = new ResidentGlobSet(blob, this.patterns.length);
+    const prefixes = this.patterns.length <= PREFILTER_MAX_PATTERNS ? literalPrefixes(blob, this.patterns.length) : [undefined];
+    this.#prefixes = prefixes.every((p) => p !== undefined) ? (prefixes as string[]) : undefined;
+  }
+
+  /**
+   * Whether no pattern can match `path`, told in JavaScript without a WASM call: a path that starts
+   * with none of the patterns' literal prefixes (and equals no pattern text, which always matches)
+   * matches none of them. Only for small sets whose every pattern has a prefix (`src/**`, `docs/*.md`),
+   * and only for paths the engine's normalization leaves as they are (no leading `.`, no backslash).
+   * picomatch's own RegExp rejects most paths at its first units; a WASM call would cost more.
+   */
+  #rejects(path: string): boolean {
+    const prefixes = this.#prefixes!;
+    if (path.charCodeAt(0) === DOT || path.indexOf('\\') >= 0) return false;
+    for (let i = 0; i < prefixes.length; i++) {
+      if (path.startsWith(prefixes[i]!) || path === this.patterns[i]) return false;
+    }
+    return true;
   }
 
   /**
@@ -140,6 +160,7 @@ export class GlobSet {
    */
   test(path: string): boolean {
     checkPath('GlobSet.test', 'path', path);
+    if (this.#prefixes !== undefined && this.#rejects(path)) return false;
     const bits = this.#resident.matchOne(path);
     for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) return true;
     return false;
@@ -152,6 +173,7 @@ export class GlobSet {
    */
   which(path: string): number[] {
     checkPath('GlobSet.which', 'path', path);
+    if (this.#prefixes !== undefined && this.#rejects(path)) return [];
     return indices(this.#resident.matchOne(path), 0, this.#resident.words);
   }
 
@@ -173,13 +195,41 @@ export class GlobSet {
       list[i] = path as string;
       units += (path as string).length;
     }
+    if (this.#prefixes !== undefined) return this.#matchSome(list);
     const bits = this.#resident.match(list, units);
     const words = this.#resident.words;
     const result: number[][] = new Array(list.length);
     for (let i = 0; i < list.length; i++) result[i] = indices(bits, i * words, words);
     return result;
   }
+
+  /** matchAll for a prefiltered set: the paths rejects() leaves go to WASM, the others match nothing. */
+  #matchSome(list: readonly string[]): number[][] {
+    const result: number[][] = new Array(list.length);
+    const pending: string[] = [];
+    const at: number[] = [];
+    let units = 0;
+    for (let i = 0; i < list.length; i++) {
+      const path = list[i]!;
+      if (this.#rejects(path)) {
+        result[i] = [];
+      } else {
+        pending.push(path);
+        at.push(i);
+        units += path.length;
+      }
+    }
+    if (pending.length === 0) return result;
+    const bits = this.#resident.match(pending, units);
+    const words = this.#resident.words;
+    for (let k = 0; k < pending.length; k++) result[at[k]!] = indices(bits, k * words, words);
+    return result;
+  }
 }
+
+/** Sets of at most this many patterns are prefiltered in JavaScript when every pattern has a literal prefix. */
+const PREFILTER_MAX_PATTERNS = 4;
+const DOT = 0x2e;
 
 // The build minifies the bundled engine (it loads ~1.5 ms faster); the one public class keeps its name
 // for stack traces and console output.

@@ -113,3 +113,20 @@ describe('issue 33 X-07: segment plans answer as picomatch', () => {
     }), { numRuns: 400 });
   });
 });
+
+describe('issue 33 X-07: small sets whose patterns have literal prefixes are filtered in JavaScript first', () => {
+  const prefixed = fc.oneof(shapedPattern.filter((p) => !p.startsWith('*') && !p.startsWith('{')), fc.constantFrom('src/**', 'docs/*.md', 'a', 'a/b', '\\*x/**', 'src/[ab]*/**', './src/**', 'a\\*b'));
+  it('X-07 property: matchAll, which and test of 1–4 prefixed patterns equal picomatch on paths with ./, \\, the pattern text itself and near prefixes', () => {
+    fc.assert(fc.property(fc.array(prefixed, { minLength: 1, maxLength: 4 }), fc.boolean(), (patterns, dot) => {
+      const paths = [...new Set(patterns.flatMap((p) => [...around(p), p, `./${p}`, p.replace(/\//g, '\\'), p.slice(0, 3), `x${p}`]))];
+      agrees(patterns, dot, paths);
+      const set = compileGlobs(patterns, { dot });
+      const matchers = patterns.map((pattern) => picomatch(pattern, dot ? { dot: true } : {}));
+      for (const path of paths) {
+        const want = patterns.flatMap((_, i) => (matchers[i]!(normalizePath(path)) ? [i] : []));
+        expect(set.which(path), path).toEqual(want);
+        expect(set.test(path), path).toBe(want.length > 0);
+      }
+    }), { numRuns: 300 });
+  });
+});
