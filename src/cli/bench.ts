@@ -22,7 +22,6 @@ import { median, phaseFigures, runsFor, type PhaseFigures } from './bench-stats.
 import { baselineChains, discover, unreadFiles, type Skipped, type Workload, type WorkloadOptions } from './bench-workload.js';
 import { progress, type Progress } from './progress.js';
 
-
 export { bufferBudget, readWithNodeCrypto } from './bench-paths.js';
 
 /** The version of the `--json` report's shape; `--compare` reads only reports of this version. */
