@@ -32,6 +32,17 @@ export function useWasmOnly(on: boolean): void {
  * never slower than plain JavaScript, which is what the engine must not lose to.
  */
 export const SMALL_UTF8_UNITS = 1024;
+/**
+ * Strings longer than SMALL_UTF8_UNITS and up to this many code units are told apart by
+ * latin1AtSamples, not by oneByteText: the regular expression's fixed cost (about 50 ns) was 5–8% of
+ * composing a 2,000-unit baseline (the engine 0.92–0.96× Buffer in `dsh-context bench`'s compose
+ * phase on real-shaped repositories); eight charCodeAt cost a tenth of that. Longer strings keep the
+ * look at their start, which finds text with CJK words or emoji more often than eight samples (on the
+ * bench's 1 MiB text, where one unit in 16 is above U+00FF, no sample hit one).
+ */
+export const SAMPLED_LOOK_UNITS = 16_384;
+/** How many evenly spaced code units latin1AtSamples reads. */
+export const LOOK_SAMPLES = 8;
 /** Without Buffer, strings up to this many code units are measured by a JavaScript loop (utf8Length, truncateUtf8). */
 export const LOOP_UTF8_UNITS = 32;
 /** Strings up to this many code units are counted and capped in JavaScript (code points). */
@@ -54,4 +65,20 @@ const ABOVE_LATIN1 = /[^\x00-\xff]/;
  */
 export function oneByteText(text: string): boolean {
   return !ABOVE_LATIN1.test(text.length <= ONE_BYTE_PROBE_UNITS ? text : text.slice(0, ONE_BYTE_PROBE_UNITS));
+}
+
+/**
+ * Whether the LOOK_SAMPLES code units at evenly spaced offsets of `text` (its first and last
+ * included) are all at most U+00FF. A guess at how V8 holds the string, only for choosing a path: a
+ * two-byte string whose samples miss its wide units is counted by Buffer, slower than WASM but never
+ * slower than plain JavaScript, and with the same answer.
+ * @param text a string of at least one code unit
+ * @returns false when a sampled unit is above U+00FF
+ */
+export function latin1AtSamples(text: string): boolean {
+  const last = text.length - 1;
+  for (let k = 0; k < LOOK_SAMPLES; k++) {
+    if (text.charCodeAt(Math.floor((last * k) / (LOOK_SAMPLES - 1))) > 0xff) return false;
+  }
+  return true;
 }

@@ -6,7 +6,7 @@
 import { utf8LengthOf, utf8Prefix } from '../wasm/text.js';
 import { expectLimit, expectString } from './args.js';
 import { nativeByteLength } from './native.js';
-import { enginePaths, LOOP_UTF8_UNITS, oneByteText, SMALL_UTF8_UNITS } from './paths.js';
+import { enginePaths, latin1AtSamples, LOOP_UTF8_UNITS, oneByteText, SAMPLED_LOOK_UNITS, SMALL_UTF8_UNITS } from './paths.js';
 import { smallUtf8Length, smallUtf8Prefix } from './small.js';
 
 /**
@@ -22,13 +22,15 @@ export function utf8Length(text: string): number {
 /**
  * The byte count on the path that answers sooner (paths.ts): Buffer for short strings and for any
  * string V8 holds one byte per unit (Node counts those with SIMD, no transcoding; WASM would have to
- * copy them in as UTF-16 first), a loop for short strings without Buffer, WASM for the rest.
+ * copy them in as UTF-16 first: told by eight sampled units up to SAMPLED_LOOK_UNITS, by the first 256
+ * beyond), a loop for short strings without Buffer, WASM for the rest.
  */
 function byteCount(text: string): number {
   if (enginePaths.wasmOnly) return utf8LengthOf(text);
   const native = nativeByteLength();
   if (native === undefined) return text.length <= LOOP_UTF8_UNITS ? smallUtf8Length(text) : utf8LengthOf(text);
-  return text.length <= SMALL_UTF8_UNITS || oneByteText(text) ? native(text) : utf8LengthOf(text);
+  const n = text.length;
+  return n <= SMALL_UTF8_UNITS || (n <= SAMPLED_LOOK_UNITS ? latin1AtSamples(text) : oneByteText(text)) ? native(text) : utf8LengthOf(text);
 }
 
 /** The longest prefix within `maxBytes`, on the path that answers sooner. */

@@ -10,7 +10,9 @@ import {
   type ReadChunk, type ReadResult,
 } from '../../src/engine/index.js';
 import { nativeByteLength, nativeCrypto } from '../../src/engine/native.js';
-import { LOOP_UTF8_UNITS, ONE_BYTE_PROBE_UNITS, oneByteText, SMALL_CODE_POINT_UNITS, SMALL_UTF8_UNITS, useWasmOnly } from '../../src/engine/paths.js';
+import {
+  latin1AtSamples, LOOK_SAMPLES, LOOP_UTF8_UNITS, ONE_BYTE_PROBE_UNITS, oneByteText, SAMPLED_LOOK_UNITS, SMALL_CODE_POINT_UNITS, SMALL_UTF8_UNITS, useWasmOnly,
+} from '../../src/engine/paths.js';
 import { smallUtf8Length, smallUtf8Prefix } from '../../src/engine/small.js';
 import { MAX_PIECE_UNITS } from '../../src/wasm/sizes.js';
 import { anyText, cuts, textUnit } from '../support/arbitraries.js';
@@ -59,6 +61,31 @@ describe('issue 33: this runtime has the natives the chosen paths use', () => {
     expect(oneByteText(`${latin1.slice(0, ONE_BYTE_PROBE_UNITS - 1)}中${latin1}`)).toBe(false);
     expect(oneByteText(`${latin1.slice(0, ONE_BYTE_PROBE_UNITS)}中`)).toBe(true);
     expect(oneByteText('')).toBe(true);
+  });
+});
+
+describe('issue 33: latin1AtSamples reads LOOK_SAMPLES evenly spaced units, the first and last included', () => {
+  it('a unit above U+00FF at a sampled offset is seen, one between samples is not', () => {
+    const length = 7001; // (length - 1) / 7 = 1000: the samples are at 0, 1000, …, 7000
+    const plain = 'aé\u00ff'.repeat(length).slice(0, length);
+    const at = (offset: number) => `${plain.slice(0, offset)}中${plain.slice(offset + 1)}`;
+    expect(latin1AtSamples(plain)).toBe(true);
+    for (let k = 0; k < LOOK_SAMPLES; k++) expect(latin1AtSamples(at(k * 1000)), `sample ${k}`).toBe(false);
+    for (const offset of [1, 999, 1001, 3500, 6999]) expect(latin1AtSamples(at(offset)), `offset ${offset}`).toBe(true);
+    expect(latin1AtSamples('中')).toBe(false);
+    expect(latin1AtSamples('a')).toBe(true);
+  });
+});
+
+describe('issue 33 X-05: utf8Length on both sides of SAMPLED_LOOK_UNITS, wide units sampled or missed', () => {
+  it.each(around(SAMPLED_LOOK_UNITS).filter((n) => n > SMALL_UTF8_UNITS))('X-05 %i code units: Buffer, WASM and the reference count alike', (length) => {
+    const plain = 'a'.repeat(length);
+    const wide = (offset: number, unit: string) => `${plain.slice(0, offset)}${unit}${plain.slice(offset + unit.length)}`;
+    // A pair at a sampled offset (taken to WASM), a pair and a lone surrogate between samples (Buffer).
+    for (const text of [plain, wide(0, '😀'), wide(length - 2, '😀'), wide(3, '😀'), wide(length >> 4, '\uD800'), wide(length - 1, '\uDC00')]) {
+      expect(utf8Length(text)).toBe(byteLength(text));
+      expect(inWasm(() => utf8Length(text))).toBe(byteLength(text));
+    }
   });
 });
 
