@@ -10,6 +10,12 @@
 // bare `.git/HEAD` marker.
 //
 //   node build/bench/generate-monorepo.js <dir> [--files N] [--rules-dir DIR] [--git]
+//
+// --profile real writes a real-shaped repository instead (real-repo.ts: few instruction files of
+// 0.1–15 KB, a symlinked or one-line CLAUDE.md, 0–24 rule globs brought from --rules-dir):
+//
+//   node build/bench/generate-monorepo.js <dir> --profile real [--shape ts|rust] [--files N]
+//     [--instructions N] [--claude link|line|none] [--globs N] [--rules-dir DIR] [--commit]
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +24,7 @@ import { dirname, join } from 'node:path';
 import ignore from 'ignore';
 import { RULE_PATTERNS, monorepoPaths } from './glob-inputs.js';
 import { instructionText, random } from './inputs.js';
+import { generateRealRepo } from './real-repo.js';
 
 /** What was written. */
 export interface GeneratedMonorepo {
@@ -39,9 +46,14 @@ export interface GenerateOptions {
 /** Writes the monorepo under `root` (which must not exist or be empty). */
 export function generateBenchMonorepo(root: string, files = 100_000, seed = 42, options: GenerateOptions = {}): GeneratedMonorepo {
   const next = random(seed);
+  const made = new Set<string>(); // directories made already: one mkdir per directory, not per file (1,000,000 files)
   const write = (path: string, text: string, base = root) => {
     const full = join(base, path);
-    mkdirSync(dirname(full), { recursive: true });
+    const dir = dirname(full);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
     writeFileSync(full, text);
   };
   if (options.git) {
@@ -101,13 +113,26 @@ export function generateBenchMonorepo(root: string, files = 100_000, seed = 42, 
 }
 
 if (process.argv[1]?.endsWith('generate-monorepo.js')) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { files: { type: 'string' }, 'rules-dir': { type: 'string' }, git: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      files: { type: 'string' }, 'rules-dir': { type: 'string' }, git: { type: 'boolean' }, profile: { type: 'string' }, shape: { type: 'string' },
+      instructions: { type: 'string' }, claude: { type: 'string' }, globs: { type: 'string' }, commit: { type: 'boolean' },
+    },
+  });
   const [dir] = positionals;
-  if (dir === undefined || positionals.length > 1) {
-    process.stderr.write('usage: node build/bench/generate-monorepo.js <dir> [--files N] [--rules-dir DIR] [--git]\n');
+  const usage = 'usage: node build/bench/generate-monorepo.js <dir> [--files N] [--rules-dir DIR] [--git]\n' +
+    '       node build/bench/generate-monorepo.js <dir> --profile real [--shape ts|rust] [--files N] [--instructions N] [--claude link|line|none] [--globs N] [--rules-dir DIR] [--commit]\n';
+  if (dir === undefined || positionals.length > 1 || (values.profile !== undefined && values.profile !== 'real' && values.profile !== 'monorepo')) {
+    process.stderr.write(usage);
     process.exit(2);
   }
-  const options = { ...(values['rules-dir'] !== undefined ? { rulesDir: values['rules-dir'] } : {}), git: values.git === true };
-  const result = generateBenchMonorepo(dir, values.files === undefined ? undefined : Number(values.files), undefined, options);
+  const rulesDir = values['rules-dir'] !== undefined ? { rulesDir: values['rules-dir'] } : {};
+  const result = values.profile === 'real'
+    ? generateRealRepo(dir, {
+      files: Number(values.files ?? 8000), shape: values.shape === 'rust' ? 'rust' : 'ts', instructionFiles: Number(values.instructions ?? 3),
+      claude: values.claude === 'line' || values.claude === 'none' ? values.claude : 'link', globs: Number(values.globs ?? 4), commit: values.commit === true, ...rulesDir,
+    })
+    : generateBenchMonorepo(dir, values.files === undefined ? undefined : Number(values.files), undefined, { ...rulesDir, git: values.git === true });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

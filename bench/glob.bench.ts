@@ -1,5 +1,6 @@
 // Globs: our WASM matcher against picomatch 4 on a generated monorepo of 100,000 paths and 50 rule
-// patterns: batch matching (matchAll), per-path `which`, one pattern per call, compiling the set.
+// patterns: batch matching (matchAll), per-path `which`, one pattern per call, compiling the set; and
+// on a real-shaped Rust workspace of 100,000 paths whose 50 rules match far more often.
 // (The cold start in a fresh process is cold.bench.ts.)
 //
 // tinybench runs every task at least 64 times per round (80 with its warm-up), and picomatch needs
@@ -11,6 +12,7 @@ import picomatch from 'picomatch';
 import { compileGlobs, globMatch, type GlobSet } from 'dsh-context-engine/engine';
 import { median, type Comparison, type Row } from './harness.js';
 import { everyNth, matchingIndices, monorepoPaths, RULE_PATTERNS } from './glob-inputs.js';
+import { RUST_RULE_PATTERNS, rustWorkspacePaths } from './real-repo.js';
 
 type Matcher = (path: string) => boolean;
 
@@ -117,40 +119,51 @@ export function globComparisons(): Comparison[] {
   ];
 }
 
-const fullListGroup = (runs: number): string =>
-  `glob matchAll, all ${count(FULL_LIST_SIZE)} paths × ${RULE_PATTERNS.length} patterns (median of ${runs} single calls)`;
+/** The whole-list rows: the generated monorepo with its rules, and a Rust workspace whose rules match a third of all pairs. */
+const FULL_LISTS = [
+  { name: 'paths', patterns: RULE_PATTERNS, paths: allPaths, target: 6 },
+  { name: 'paths of a real-shaped Rust workspace (bench/real-repo.ts)', patterns: RUST_RULE_PATTERNS, paths: () => rustWorkspacePaths(FULL_LIST_SIZE), target: undefined },
+] as const;
+
+const fullListGroup = (list: (typeof FULL_LISTS)[number], runs: number): string =>
+  `glob matchAll, all ${count(FULL_LIST_SIZE)} ${list.name} × ${list.patterns.length} patterns (median of ${runs} single calls)`;
 
 /**
- * Both sides over all 100,000 paths × 50 patterns: one untimed call each whose results must be equal
- * (5,000,000 pairs), then `runs` interleaved single calls timed with performance.now.
+ * Both sides over a whole list of 100,000 paths × 50 patterns: one untimed call each whose results
+ * must be equal (5,000,000 pairs), then `runs` interleaved single calls timed with performance.now.
  */
-function fullList(runs: number): Row {
-  const paths = allPaths();
-  const set = compileGlobs([...RULE_PATTERNS]);
-  const matchers = picomatchSet(false);
+function fullList(list: (typeof FULL_LISTS)[number], runs: number): Row {
+  const paths = list.paths();
+  const set = compileGlobs([...list.patterns]);
+  const matchers = list.patterns.map((p) => picomatch(p));
+  const group = fullListGroup(list, runs);
   if (JSON.stringify(set.matchAll(paths)) !== JSON.stringify(picomatchAll(matchers, paths))) {
-    throw new Error(`${fullListGroup(runs)}: picomatch disagrees with GlobSet.matchAll`);
+    throw new Error(`${group}: picomatch disagrees with GlobSet.matchAll`);
   }
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let run = 0; run < runs; run++) {
-    let t = performance.now();
-    set.matchAll(paths);
-    ours.push(performance.now() - t);
-    t = performance.now();
-    picomatchAll(matchers, paths);
-    theirs.push(performance.now() - t);
+    // Alternate which side goes first.
+    if (run % 2 === 0) ours.push(timeOnce(() => set.matchAll(paths)));
+    theirs.push(timeOnce(() => picomatchAll(matchers, paths)));
+    if (run % 2 === 1) ours.push(timeOnce(() => set.matchAll(paths)));
   }
-  const group = fullListGroup(runs);
-  pairsPerCall.set(group, paths.length * RULE_PATTERNS.length);
+  pairsPerCall.set(group, paths.length * list.patterns.length);
   return {
     group,
     ours: 'GlobSet.matchAll',
     oursNs: median(ours) * 1e6,
-    baseline: `picomatch, ${RULE_PATTERNS.length} precompiled matchers`,
+    baseline: `picomatch, ${list.patterns.length} precompiled matchers`,
     baselineNs: median(theirs) * 1e6,
     ratio: median(ours.map((o, i) => theirs[i]! / o)),
+    ...(list.target !== undefined ? { target: list.target } : {}),
   };
+}
+
+function timeOnce(work: () => unknown): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
 }
 
 const formatPair = (ns: number): string => `${ns.toFixed(ns < 10 ? 2 : 1)} ns`;
@@ -163,8 +176,8 @@ const formatPair = (ns: number): string => `${ns.toFixed(ns < 10 ? 2 : 1)} ns`;
 export function globExtras(timed: readonly Row[], options: { quick: boolean; include: (group: string) => boolean }): { rows: Row[]; notes: string[] } {
   const rows: Row[] = [];
   const notes: string[] = [];
-  const fullRuns = 3;
-  if (options.include(fullListGroup(fullRuns))) rows.push(fullList(fullRuns));
+  const fullRuns = 5;
+  for (const list of FULL_LISTS) if (options.include(fullListGroup(list, fullRuns))) rows.push(fullList(list, fullRuns));
   for (const r of [...timed, ...rows]) {
     const pairs = pairsPerCall.get(r.group);
     if (pairs !== undefined) notes.push(`- ${r.group}: per (path, pattern) pair ${r.baseline} ${formatPair(r.baselineNs / pairs)}, ours ${formatPair(r.oursNs / pairs)}`);

@@ -92,9 +92,9 @@ const MD_CODE = ['`npm test`', '`pnpm -r build`', '`src/`', '`AGENTS.md`', '`--f
  * A Markdown instruction file (an AGENTS.md) of `utf8Bytes` UTF-8 bytes: headings, bullet lists
  * with inline code, now and then a fenced command; mostly ASCII, with a CJK word in about one line
  * of ten (a project whose instructions name a few things in Chinese). One CJK word is enough for V8
- * to keep the whole string two bytes per code unit.
+ * to keep the whole string two bytes per code unit. Without `cjk`, ASCII only (English instructions).
  */
-export function markdownInstructions(utf8Bytes: number, seed = 31): string {
+export function markdownInstructions(utf8Bytes: number, seed = 31, cjk = true): string {
   const next = random(seed);
   const lines = ['# Agent instructions', ''];
   let size = Buffer.byteLength(lines.join('\n')) + 1;
@@ -110,7 +110,7 @@ export function markdownInstructions(utf8Bytes: number, seed = 31): string {
         words.push(r < 0.1 ? MD_CODE[(next() * MD_CODE.length) | 0]! : ASCII_WORDS[(next() * ASCII_WORDS.length) | 0]!);
       }
       // The first bullet always has one, so that even a small file has a CJK word.
-      if (n === 1 || next() < 0.1) words.splice(1 + ((next() * (words.length - 1)) | 0), 0, CJK_WORDS[(next() * CJK_WORDS.length) | 0]!);
+      if (cjk && (n === 1 || next() < 0.1)) words.splice(1 + ((next() * (words.length - 1)) | 0), 0, CJK_WORDS[(next() * CJK_WORDS.length) | 0]!);
       line = `- ${words.join(' ')}.`;
     }
     lines.push(line);

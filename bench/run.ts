@@ -1,5 +1,7 @@
 // npm run bench: every suite, side by side with its baselines in the same process, printed as a
-// Markdown table of ratios (the table in bench/README.md comes from here).
+// Markdown table of ratios (the table in bench/README.md comes from here), then `dsh-context bench`
+// on the real-shaped repositories (repos.ts, each in a process of its own; `npm run bench:repos`
+// runs it alone, with the generated monorepo too).
 // Options: --quick (fewer, shorter rounds), --only <substring> (groups whose name contains it).
 
 import { cpus, totalmem } from 'node:os';
@@ -53,3 +55,10 @@ console.log(`${options.rounds} rounds × ${options.time} ms per case; ratio = me
 console.log(markdownTable(rows));
 const notes = [...glob.notes, ...workspace.notes, ...cold.notes];
 if (notes.length > 0) console.log(`\n${notes.join('\n')}`);
+
+const REPOS_GROUP = 'dsh-context bench on real-shaped repositories';
+if (include(REPOS_GROUP)) {
+  const { repoBenches } = await import('./repos.js');
+  const { lines } = repoBenches({ dir: '/tmp/dsh-bench-repos', runs: quick ? 1 : 2, monorepo: false, extra: quick ? ['--rounds', '7'] : [] });
+  console.log(`\n${REPOS_GROUP} (repos.ts; two runs back to back, each run's ratio against the other's 95% interval):\n\n${lines.join('\n')}`);
+}

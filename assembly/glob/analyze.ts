@@ -83,10 +83,11 @@ function markReachesMatch(code: usize, count: i32, into: usize): void {
 
 /**
  * Writes the program's facts: the assertion kinds it uses, the units a match can start and end
- * with (for the set prefilter), and, for programs small enough, the ASCII unit classes of its DFA.
+ * with (for the set prefilter), and, for programs small enough and without a segment plan, the
+ * ASCII unit classes of its DFA.
  * `scratch` holds max(9 * count + 16, 512 + 16 * count) bytes.
  */
-export function analyze(program: usize, code: usize, count: i32, scratch: usize): void {
+export function analyze(program: usize, code: usize, count: i32, scratch: usize, planned: bool): void {
   const first = program + F_FIRST, last = program + F_LAST;
   memory.fill(program + F_ASSERT_MASK, 0, FACTS_END - F_ASSERT_MASK);
   const seen = scratch, stack = scratch + <usize>count + 8;
@@ -118,7 +119,8 @@ export function analyze(program: usize, code: usize, count: i32, scratch: usize)
       if (load<u8>(seen + <usize>(i + 1)) != 0) addInstrTo(last, program, ins);
     }
   }
-  if (count > DFA_MAX_INSTRUCTIONS) return;
+  // A program with a segment plan (plan.ts) never runs its DFA: no unit classes, no cache.
+  if (count > DFA_MAX_INSTRUCTIONS || planned) return;
   // ASCII unit classes: units accepted by exactly the same instructions share a class. Refine one
   // partition instruction by instruction. A mask and its complement split the same way, so a mask
   // with few members (or few non-members: [^/], .) only moves those units; others take a full pass.

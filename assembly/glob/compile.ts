@@ -13,12 +13,13 @@ import { analyze, addUnitTo, fillSet } from "./analyze";
 import {
   P_SIZE, P_FLAGS, P_COUNT, P_CODE, P_TEXT, P_TEXT_LEN, P_PREFIX, P_PREFIX_LEN, P_SUFFIX, P_SUFFIX_LEN,
   P_SOURCE_LEN, P_INFIX, P_INFIX_LEN, P_SLASH_MIN, P_SLASH_MAX, P_KEYS, P_KEY_COUNT, MAX_KEYS, P_AFTER,
-  PROGRAM_HEADER, FACT_CAP, F_FIRST, F_LAST,
+  PROGRAM_HEADER, FACT_CAP, F_FIRST, F_LAST, P_PLAN, P_PLAN_LEN,
 } from "./program";
+import { compilePlan } from "./plan";
 import { utf8LengthUtf16 } from "../utf8";
 import {
   GLOB_EMPTY, GLOB_TOO_LONG, GLOB_UNSUPPORTED, GLOB_NO_SPACE, GLOB_INTERNAL, GLOB_MAX_PATTERN_BYTES,
-  GLOB_RESULT_NEGATED, GLOB_RESULT_INVALID, REGEX_INVALID, PROGRAM_NEGATED, PROGRAM_NEVER,
+  GLOB_RESULT_NEGATED, GLOB_RESULT_INVALID, REGEX_INVALID, PROGRAM_NEGATED, PROGRAM_NEVER, GLOB_FLAG_DOT,
   PROGRAM_SUFFIX_OPT_SLASH as SUFFIX_OPT_SLASH,
 } from "../abi";
 
@@ -94,7 +95,9 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const code = ast + <usize>max((2 * srcLen + 8) * 16, 512 + 4 * codeCap);
   const classes = code + <usize>codeCap * INSTR_SIZE;
   const facts = align8(classes + <usize>(4 * srcLen + 24 * brackets + 64));
-  const end = facts + <usize>(FACT_CAP * 6 + 32 + MAX_KEYS * 4);
+  const planAt = facts + <usize>(FACT_CAP * 6 + 32 + MAX_KEYS * 4);
+  const planCap = srcLen + 8; // a plan takes fewer words than the source has units
+  const end = planAt + (<usize>planCap << 1);
   if (end - work > workBytes) { detail = <i32>(end - work); needWork = detail; return GLOB_NO_SPACE; }
   let count = (load<i32>(work) & GLOB_RESULT_INVALID) != 0 ? REGEX_INVALID : compileRegex(src, srcLen, ast, code, codeCap, classes, classes);
   let progFlags = negated ? PROGRAM_NEGATED : 0;
@@ -120,6 +123,7 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
     changetype<UnitSet>(after).nonAscii = 1;
     changetype<UnitSet>(after).mayEnd = 1;
   }
+  const planLen = count > 0 && !negated ? compilePlan(src, srcLen, (flags & GLOB_FLAG_DOT) != 0, planAt, planCap) : 0;
   const suffixLen = suffixWord & ~SUFFIX_OPT_SLASH;
   const classBytes = count > 0 ? classBytesUsed(classes) : 0;
   // Assemble: header | pattern text | prefix | suffix (reversed) | code | class records.
@@ -130,7 +134,8 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   const keysOff = align8(infixOff + (<usize>infixLen << 1));
   const codeOff = align8(keysOff + <usize>(max(keyCount, 0) * 4));
   const classOff = codeOff + <usize>count * INSTR_SIZE;
-  const size = align8(classOff + classBytes);
+  const planOff = align8(classOff + classBytes);
+  const size = align8(planOff + (<usize>planLen << 1));
   if (size > outCap) { detail = <i32>size; needOut = detail; return GLOB_NO_SPACE; }
   memory.fill(out, 0, PROGRAM_HEADER);
   store<i32>(out + P_SIZE, <i32>size);
@@ -157,18 +162,21 @@ export function globCompile(pattern: usize, units: i32, flags: i32, work: usize,
   memory.copy(out + suffixOff, facts + <usize>(FACT_CAP * 2), <usize>suffixLen << 1);
   memory.copy(out + codeOff, code, <usize>count * INSTR_SIZE);
   memory.copy(out + classOff, classes, classBytes);
+  memory.copy(out + planOff, planAt, <usize>planLen << 1);
   // Class operands become offsets from the program start.
   for (let i = 0; i < count; i++) {
     const ins = instrAt(out + codeOff, i);
     if (ins.op == I_CLASS) ins.a += <i32>classOff;
   }
-  analyze(out, out + codeOff, count, ast); // the AST and code are no longer needed: their space is the scratch
+  analyze(out, out + codeOff, count, ast, planLen > 0); // the AST and code are no longer needed: their space is the scratch
   // A path equal to the pattern text matches whatever the regex says: its ends join the sets. A
   // negated program matches what its regex does not: no prefilter applies.
   addUnitTo(out + F_FIRST, unitAt(pattern, 0));
   addUnitTo(out + F_LAST, unitAt(pattern, units - 1));
   if (negated) { fillSet(out + F_FIRST); fillSet(out + F_LAST); }
   store<i32>(out + P_KEY_COUNT, keyCount); // after analyze(), which clears the facts area
+  store<i32>(out + P_PLAN, planLen > 0 ? <i32>planOff : 0);
+  store<i32>(out + P_PLAN_LEN, planLen);
   return <i32>size;
 }
 

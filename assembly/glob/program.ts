@@ -15,6 +15,8 @@ export const F_CACHE_BYTES: usize = 112; // bytes of DFA cache the program wants
 export const F_CLASS_MAP: usize = 128; // u8[128]: the class of each ASCII unit
 export const FACTS_END: usize = 256;
 export const P_KEY_COUNT: usize = 120; // (in the facts area's reserved words) -1: no key list
+export const P_PLAN: usize = 116; // (reserved words too) offset of the segment plan (plan.ts), 0: none
+export const P_PLAN_LEN: usize = 124; // its length in u16 words
 export const MAX_KEYS: i32 = 16;
 // After the DFA facts: the units that may follow the literal prefix.
 export const P_AFTER: usize = FACTS_END; // a layout.ts UnitSet

@@ -11,8 +11,9 @@ import { run as runDfa, resetCache, dfaScratchBytes } from "./dfa";
 import { inSet } from "./analyze";
 import {
   P_FLAGS, P_COUNT, P_CODE, P_TEXT, P_TEXT_LEN, P_PREFIX, P_PREFIX_LEN, P_SUFFIX, P_SUFFIX_LEN, P_INFIX,
-  P_INFIX_LEN, P_SLASH_MIN, P_SLASH_MAX, P_KEYS, P_KEY_COUNT, P_AFTER, F_CACHE_BYTES, F_FIRST, F_LAST,
+  P_INFIX_LEN, P_SLASH_MIN, P_SLASH_MAX, P_KEYS, P_KEY_COUNT, P_AFTER, F_CACHE_BYTES, F_FIRST, F_LAST, P_PLAN,
 } from "./program";
+import { planMatch } from "./plan";
 import { UnitSet } from "./layout";
 import { PROGRAM_NEGATED, PROGRAM_NEVER, PROGRAM_SUFFIX_OPT_SLASH as SUFFIX_OPT_SLASH } from "../abi";
 
@@ -116,6 +117,8 @@ function contains(path: usize, n: i32, needle: usize, len: i32): bool {
 }
 
 function execute(program: usize, path: usize, n: i32, work: usize, cache: usize): bool {
+  const plan = load<i32>(program + P_PLAN);
+  if (plan != 0) return planMatch(program + <usize>plan, path, n);
   const count = load<i32>(program + P_COUNT);
   const code = program + <usize>load<i32>(program + P_CODE);
   if (cache != 0) {

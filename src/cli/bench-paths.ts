@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
-import { compileGlobs, sha1Hex } from '../engine/index.js';
+import { compileGlobs, sha1Hex, truncateUtf8, utf8Length } from '../engine/index.js';
 import type { FileSystem } from '../host/index.js';
 import { readCandidate, type Probe, type Read } from '../plugins/workspace-context/files.js';
 import { INTRO, renderBlock, type ByteBudget, type RenderItem } from '../plugins/workspace-context/render.js';
@@ -102,15 +102,33 @@ export function composeAll(path: BenchPath, chains: readonly (readonly RenderIte
 }
 
 /**
- * What the two composes must agree on: the digest of every composed text.
- * @param path which implementation
+ * Whether composing through the engine and through Buffer gives the same baselines, in one pass:
+ * every count and cut renderBlock asks for is answered by both and compared, and renderBlock is the
+ * same code for both, so equal answers make equal baselines.
  * @param chains each baseline's files
  * @param maxBytes the message budget
- * @returns a digest of the digests
+ * @returns true when every answer agreed
  */
-export function composeAnswer(path: BenchPath, chains: readonly (readonly RenderItem[])[], maxBytes: number): string {
-  const budget = path === 'wasm' ? undefined : bufferBudget;
-  return sha1Hex(chains.map((items) => sha1Hex(renderBlock(items, INTRO, maxBytes, budget).text)).join(''));
+export function composeAgrees(chains: readonly (readonly RenderItem[])[], maxBytes: number): boolean {
+  let agree = true;
+  const both: ByteBudget = {
+    utf8Length(text) {
+      const n = utf8Length(text);
+      if (n !== bufferBudget.utf8Length(text)) agree = false;
+      return n;
+    },
+    truncateUtf8(text, bytes) {
+      const cut = truncateUtf8(text, bytes);
+      const theirs = bufferBudget.truncateUtf8(text, bytes);
+      if (cut.text !== theirs.text || cut.bytes !== theirs.bytes) agree = false;
+      return cut;
+    },
+  };
+  for (const items of chains) {
+    renderBlock(items, INTRO, maxBytes, both);
+    if (!agree) return false;
+  }
+  return true;
 }
 
 /**
@@ -129,4 +147,25 @@ export function matchAll(path: BenchPath, paths: readonly string[], globs: reado
     for (let i = 0; i < matchers.length; i++) if (matchers[i]!(p)) hits.push(i);
     return hits;
   });
+}
+
+/**
+ * A digest of a match result (every path's glob indices, in order): two FNV-1a hashes of 32 bits
+ * over the indices and a separator per path. The bench digests one path's result before the other
+ * path runs, so that on a million files two results never need memory at once.
+ * @param results each path's indices
+ * @returns 16 hex digits
+ */
+export function matchDigest(results: readonly (readonly number[])[]): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ results.length;
+  const mix = (v: number) => {
+    a = Math.imul(a ^ v, 0x01000193) >>> 0;
+    b = Math.imul(b ^ (v + 0x9e3779b9), 0x01000193) >>> 0;
+  };
+  for (const hits of results) {
+    for (const i of hits) mix(i);
+    mix(0xffffffff);
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }

@@ -2,10 +2,13 @@
 // beside this run, phase by phase.
 
 import { readFileSync, statSync } from 'node:fs';
-import type { BenchReport } from './bench.js';
-import type { PhaseFigures, Samples } from './bench-stats.js';
+import type { BenchReport, StepTimes } from './bench.js';
+import type { PhaseFigures, RatioInterval, Samples } from './bench-stats.js';
 import { CliError } from './env.js';
 import { count, formatBytes, table, visible, visibleLine } from './report.js';
+
+/** The report version `--compare` reads (BENCH_SCHEMA_VERSION; a literal here, as bench.ts imports this file). */
+const BENCH_SCHEMA = 3;
 
 /** Largest previous report `--compare` reads. */
 const MAX_PREVIOUS_BYTES = 64 * 1024 * 1024;
@@ -14,6 +17,8 @@ const MAX_PREVIOUS_BYTES = 64 * 1024 * 1024;
 export interface PhaseComparison {
   readonly phase: string;
   readonly ratio: { readonly before: number | null; readonly now: number | null };
+  /** Whether each run's ratio lies inside the other's interval (`null` when either has none): if not, the runs disagree beyond their spread. */
+  readonly agree: boolean | null;
   /** Change of each path's median, as a fraction (`-0.1`: 10% faster now); `null` when either run has none. */
   readonly jsChange: number | null;
   readonly wasmChange: number | null;
@@ -30,7 +35,11 @@ export interface Comparison {
 }
 
 /** What `--compare` needs from a previous report. */
-type Previous = Pick<BenchReport, 'schemaVersion' | 'date' | 'node' | 'phases' | 'whole' | 'files' | 'instructionFiles' | 'globs' | 'baselines' | 'directory'> & { readonly file: string };
+type Previous = Pick<BenchReport, 'schemaVersion' | 'date' | 'node' | 'files' | 'instructionFiles' | 'globs' | 'baselines' | 'directory'> & {
+  readonly file: string;
+  readonly phases: readonly PhaseFigures[];
+  readonly whole: PhaseFigures;
+};
 
 /**
  * Reads a previous `--json` report for `--compare`, refusing what is not one of this version.
@@ -55,7 +64,7 @@ export function readPrevious(file: string): Previous {
     throw fail(`not JSON: ${(error as Error).message}`);
   }
   if (typeof value !== 'object' || value === null) throw fail('not a JSON object');
-  if (value.schemaVersion !== 2) throw fail(`schemaVersion is ${JSON.stringify(value.schemaVersion ?? null)}; this bench reads 2`);
+  if (value.schemaVersion !== BENCH_SCHEMA) throw fail(`schemaVersion is ${JSON.stringify(value.schemaVersion ?? null)}; this bench reads ${BENCH_SCHEMA}`);
   if (!Array.isArray(value.phases) || typeof value.whole !== 'object' || value.whole === null) throw fail('it has no phases');
   return { ...(value as BenchReport), file };
 }
@@ -82,21 +91,53 @@ export function compareReports(previous: Previous, now: BenchReport): Comparison
     file: previous.file, date: previous.date, node: previous.node, differences,
     phases: [...now.phases, now.whole].map((p) => {
       const before = byName.get(p.phase);
-      return { phase: p.phase, ratio: { before: before?.ratio ?? null, now: p.ratio }, jsChange: change(before?.js, p.js), wasmChange: change(before?.wasm, p.wasm) };
+      const inside = (r: number | null | undefined, i: RatioInterval | null | undefined) => (r == null || i == null ? null : r >= i.low && r <= i.high);
+      const a = inside(p.ratio, before?.interval);
+      const b = inside(before?.ratio, p.interval);
+      return {
+        phase: p.phase, ratio: { before: before?.ratio ?? null, now: p.ratio }, agree: a === null || b === null ? null : a && b,
+        jsChange: change(before?.js, p.js), wasmChange: change(before?.wasm, p.wasm),
+      };
     }),
   };
+}
+
+/** The unit a time of `v` ms is shown in, and its scale. */
+function unitOf(v: number): [number, string] {
+  if (v >= 1000) return [1000, 's'];
+  return v >= 1 ? [1, 'ms'] : [0.001, 'µs'];
+}
+
+/** `12.3 ms`, `1.20 s`, `850 µs`: three significant digits or so. */
+function ms(v: number): string {
+  const [scale, unit] = unitOf(v);
+  const x = v / scale;
+  return `${x.toFixed(x < 10 ? 2 : x < 100 ? 1 : 0)} ${unit}`;
 }
 
 /** `12.3 ms (11.9–13.0)`: the median and the range, all in the median's unit. */
 function spread(s: Samples | undefined): string {
   if (s === undefined) return '';
-  const [scale, unit] = s.median >= 1000 ? [1000, 's'] : [1, 'ms'];
-  const digits = s.median >= 1000 || s.median < 10 ? 2 : 1;
+  const [scale, unit] = unitOf(s.median);
+  const m = s.median / scale;
+  const digits = m < 10 ? 2 : m < 100 ? 1 : 0;
   const f = (v: number) => (v / scale).toFixed(digits);
   return `${f(s.median)} ${unit} (${f(s.min)}–${f(s.max)})`;
 }
 const ratio = (r: number | null): string => (r === null ? '–' : `${r.toFixed(2)}×`);
 const percent = (f: number | null): string => (f === null ? '–' : `${f >= 0 ? '+' : '−'}${Math.abs(f * 100).toFixed(1)}%`);
+
+/** The ratio as the reader should take it: a ratio with its interval, or that there is no telling the paths apart. */
+function ratioText(p: PhaseFigures): string {
+  const i = p.interval!;
+  const range = `${i.low.toFixed(2)}–${i.high.toFixed(2)}×`;
+  switch (p.verdict) {
+    case 'within the spread': return `no difference beyond the spread (${range})`;
+    case 'too few rounds': return `${ratio(p.ratio)} (${range}; too few rounds to tell)`;
+    case 'JavaScript faster': return `${ratio(p.ratio)} (${range}): JavaScript faster`;
+    default: return `${ratio(p.ratio)} (${range})`;
+  }
+}
 
 /** Why a phase has no figures. */
 function nothing(p: PhaseFigures): string {
@@ -122,20 +163,23 @@ export function renderBench(r: BenchReport): string {
   for (const s of r.skipped) out.push(`  skipped ${s.kind} ${s.path}${s.pattern === undefined ? '' : ` glob ${JSON.stringify(s.pattern)}`}: ${s.reason}`);
   for (const w of r.warnings) out.push(`  warning: ${w}`);
   out.push('', ...table([
-    ['phase', 'work', 'JavaScript', 'WASM engine', 'ratio', 'per-round ratios'],
+    ['phase', 'work', 'runs/sample', 'JavaScript', 'WASM engine', 'JavaScript ÷ WASM (95% interval)'],
     ...[...r.phases, r.whole].map((p) => p.ratio === null
       ? [p.phase, count(p.items, p.unit), '–', '–', '–', nothing(p)]
-      : [p.phase, p.phase === 'whole run' ? `${count(p.items, p.unit)}, end to end` : count(p.items, p.unit), spread(p.js), spread(p.wasm), ratio(p.ratio), `${ratio(p.roundRatios!.min)}–${ratio(p.roundRatios!.max)}`]),
+      : [p.phase, p.phase === 'whole run' ? `${count(p.items, p.unit)}, end to end` : count(p.items, p.unit), String(p.runsPerSample), spread(p.js), spread(p.wasm), ratioText(p)]),
   ]), '');
-  out.push(`median (min–max) of ${count(r.options.rounds, 'round')}; ratio = JavaScript median ÷ WASM median (above 1: the engine is faster)`);
+  const confidence = r.whole.interval === null ? '' : ` (${(r.whole.interval.confidence * 100).toFixed(1)}% interval)`;
+  out.push(`time per run: median (min–max) of ${count(r.options.rounds, 'round')}, each sample at least ${r.options.sampleMs} ms of runs; ratio: the median of the rounds' JavaScript ÷ WASM${confidence}, above 1 the engine is faster`);
+  const steps = (s: StepTimes) => `listing ${ms(s.list)}, discovery ${ms(s.discover)}, read ${ms(s.read)}, compose ${ms(s.compose)}, glob ${ms(s.glob)}`;
+  if (r.whole.ratio !== null) out.push(`whole run, median per step: WASM ${steps(r.whole.steps.wasm)}; JavaScript ${steps(r.whole.steps.js)}`);
   out.push(`${r.date}, Node ${r.node} on ${m.platform} ${m.arch}, ${m.cpu}, ${count(m.cores, 'core')}, ${formatBytes(m.memoryBytes)}, load average ${m.loadAverage.join(' ')}`);
   if (r.comparison !== undefined) {
     const c = r.comparison;
     out.push('', `Compared with ${c.file} (${c.date}, Node ${c.node}):`);
     for (const d of c.differences) out.push(`  different workload: ${d}`);
     out.push(...table([
-      ['phase', 'ratio then → now', 'JavaScript median', 'WASM median'],
-      ...c.phases.map((p) => [p.phase, `${ratio(p.ratio.before)} → ${ratio(p.ratio.now)}`, percent(p.jsChange), percent(p.wasmChange)]),
+      ['phase', 'ratio then → now', 'each inside the other\'s interval', 'JavaScript median', 'WASM median'],
+      ...c.phases.map((p) => [p.phase, `${ratio(p.ratio.before)} → ${ratio(p.ratio.now)}`, p.agree === null ? '–' : p.agree ? 'yes' : 'no', percent(p.jsChange), percent(p.wasmChange)]),
     ]));
   }
   return visible(out.join('\n'));

@@ -8,7 +8,6 @@
 // every name in every directory costs far more than the reads it finds (four failed lookups per
 // directory), and a candidate git ignores there (an AGENTS.local.md) is left out.
 
-import { basename, dirname, join } from 'node:path';
 import { createNodeFileSystem } from '../fs/index.js';
 import { locateProjectRoot, type FileSystem, type HomeEnvironment } from '../host/index.js';
 import { resolveConfig as resolveMemoryConfig, type Config as MemoryConfig } from '../plugins/auto-memory/config.js';
@@ -38,6 +37,8 @@ export interface WorkloadOptions {
   readonly exclude: readonly string[];
   /** Progress of a step: `done` of `total` (`undefined` while the total is unknown). */
   readonly progress?: (step: 'list' | 'probe', done: number, total: number | undefined) => void;
+  /** Called once the files are listed (a whole run times its steps with it). */
+  readonly listed?: () => void;
 }
 
 /** Something the bench leaves out, and why (as the plugins skip it). */
@@ -69,8 +70,8 @@ export interface Workload {
   readonly globs: readonly string[];
   /** Listed files under the project root, root-relative: what project rules match (AM-34). */
   readonly paths: readonly string[];
-  /** The display directories of each session's baseline chain (one session per directory holding files under the cwd). */
-  readonly sessions: readonly (readonly string[])[];
+  /** The display directory of each session: one per directory holding listed files under the cwd, sorted. */
+  readonly sessions: readonly string[];
   readonly skipped: readonly Skipped[];
   readonly warnings: readonly string[];
 }
@@ -83,26 +84,32 @@ export interface Workload {
 export async function discover(options: WorkloadOptions): Promise<Workload> {
   const { dir, cwd, environment } = options;
   const listing = await listFiles(dir, options.exclude, (n) => options.progress?.('list', n, undefined));
+  options.listed?.();
   const fs = createNodeFileSystem({ cwd });
   const config = resolveWorkspaceConfig({ maxBytes: options.maxBytes }, environment);
   const { root, marker } = await locateProjectRoot(cwd, config.projectRootMarkers, fs);
   const warnings = marker === undefined ? [noRootWarning(config.projectRootMarkers)] : [];
   const layout: Layout = { cwd, root, config };
 
+  // Everything below is computed on root-relative paths with string operations (git lists normalized
+  // paths): path.relative and resolve per file cost seconds on a million files.
+  const paths = rootRelative(dir, root, listing.files);
+  const cwdDirectory = displayDirectory(root, cwd);
+  const underCwd = (directory: string) => cwdDirectory === '.' || directory === cwdDirectory || directory.startsWith(`${cwdDirectory}/`);
   // Directories holding listed files under the cwd: one session each, and touches reach them.
   const fileDirs = new Set<string>();
-  for (const file of listing.files) fileDirs.add(dirname(join(dir, file)));
-  const underCwd = [...fileDirs].filter((d) => d === cwd || below(cwd, d) !== undefined);
+  for (const path of paths) fileDirs.add(parentOf(path));
   // The user-global file is left out: the bench measures the repository, not this machine's home.
   const chain = baselineDirectories(layout).slice(1);
   const onChain = new Set(chain);
   const candidates = chain.flatMap((d) => directoryCandidates(layout, d));
   const names = config.candidateNames;
-  for (const file of listing.files) {
-    const absolute = join(dir, file);
-    const directory = displayDirectory(root, dirname(absolute));
-    if (!names.includes(basename(file)) || onChain.has(directory) || below(cwd, absolute) === undefined) continue;
-    const candidate = candidateFor(layout, scopeKey(directory, basename(file)));
+  for (const path of paths) {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (!names.includes(name)) continue;
+    const directory = parentOf(path);
+    if (onChain.has(directory) || !underCwd(directory)) continue;
+    const candidate = candidateFor(layout, scopeKey(directory, name));
     if (candidate !== undefined) candidates.push(candidate);
   }
   candidates.sort((a, b) => compareDirectories(a.directory, b.directory) || names.indexOf(a.name) - names.indexOf(b.name));
@@ -131,20 +138,47 @@ export async function discover(options: WorkloadOptions): Promise<Workload> {
   for (const r of matcher.rejected) skipped.push({ kind: 'glob', path: r.displayPath, pattern: r.pattern, reason: r.reason });
   const globs = [...rules.flatMap((r) => r.paths), ...options.globs].filter((g) => !refused.has(g));
 
-  const paths = listing.files.flatMap((f) => below(root, join(dir, f)) ?? []);
-  const sessions = underCwd.sort().map((d) => baselineDirectories({ ...layout, cwd: d }).slice(1));
+  const sessions = [...fileDirs].filter(underCwd).sort(byCodePoint);
   return { fs, listing, root, marker, layout, probes: candidates.length, instructions, ruleFiles: rules.length, globs, paths, sessions, skipped, warnings };
+}
+
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The display directory of a root-relative file path: `.` for a file at the root. */
+function parentOf(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at < 0 ? '.' : path.slice(0, at);
+}
+
+/**
+ * The listed files (relative to `dir`, `/`-separated, normalized as git and the walk give them) that
+ * lie under `root`, relative to it: the same list when `dir` is the root, prefixed when the root is
+ * above it, filtered and cut when it is below.
+ */
+export function rootRelative(dir: string, root: string, files: readonly string[]): readonly string[] {
+  if (dir === root) return files;
+  const up = below(root, dir);
+  if (up !== undefined) return files.map((f) => `${up}/${f}`);
+  const down = below(dir, root);
+  if (down === undefined) return [];
+  const prefix = `${down}/`;
+  const out: string[] = [];
+  for (const f of files) if (f.startsWith(prefix)) out.push(f.slice(prefix.length));
+  return out;
 }
 
 /**
  * The instruction files of each session's baseline, as workspace-context composes them: the chain's
- * loaded files broadest first, a later file whose trimmed text equals an earlier one in the same
- * directory dropped (WC-12). Sessions with no file are left out.
- * @param sessions each session's chain of display directories
+ * loaded files broadest first (the chain of a session in directory d is the root, then every
+ * directory down to d: baselineDirectories without the user-global scope), a later file whose
+ * trimmed text equals an earlier one in the same directory dropped (WC-12). Sessions with no file are
+ * left out. Sessions whose chains hold the same files share one array (a million files make hundreds
+ * of thousands of sessions, and few directories hold instruction files).
+ * @param sessions each session's display directory
  * @param outcomes the reads, broadest directory first
  * @returns each session's render items
  */
-export function baselineChains(sessions: readonly (readonly string[])[], outcomes: readonly ReadOutcome[]): RenderItem[][] {
+export function baselineChains(sessions: readonly string[], outcomes: readonly ReadOutcome[]): RenderItem[][] {
   const byDirectory = new Map<string, RenderItem[]>();
   const digests = new Map<string, Set<string>>();
   for (const { input, read } of outcomes) {
@@ -157,7 +191,24 @@ export function baselineChains(sessions: readonly (readonly string[])[], outcome
     items.push({ kind: 'baseline', path: input.path, directory: input.directory, content: read.text });
     byDirectory.set(input.directory, items);
   }
-  return sessions.map((chain) => chain.flatMap((d) => byDirectory.get(d) ?? [])).filter((items) => items.length > 0);
+  const chains = new Map<string, RenderItem[]>([['', []]]);
+  const chainOf = (directory: string): RenderItem[] => {
+    // Up to the nearest directory already known, then down again (no recursion: trees can be deep).
+    const pending: string[] = [];
+    let d: string | undefined = directory;
+    while (d !== undefined && !chains.has(d)) {
+      pending.push(d);
+      d = d === '.' ? '' : d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '.';
+    }
+    let chain = chains.get(d!)!;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const own = byDirectory.get(pending[i]!);
+      if (own !== undefined) chain = [...chain, ...own];
+      chains.set(pending[i]!, chain);
+    }
+    return chain;
+  };
+  return sessions.map(chainOf).filter((items) => items.length > 0);
 }
 
 /**

@@ -6,27 +6,34 @@
 // instruction file with a bounded read and its two SHA-1s; compose builds the instruction baseline of
 // a session started in each directory that holds files, under the byte budget; glob matches every
 // file path against every rule glob. The whole run does all of it, listing and discovery included,
-// end to end through one path, and is timed as such. Every figure is a median of per-round samples,
-// with its range; the ratio is the ratio of the medians shown.
+// end to end through one path, and is timed as such (and step by step, to show where its time goes).
+// A sample repeats a phase until it lasts --sample-ms (a phase of a small repository takes well under
+// a millisecond, inside the timer's and the scheduler's noise); each round times both paths back to
+// back; the ratio is the median of the rounds' ratios with a 95% interval (bench-stats.ts).
 
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import type { HomeEnvironment } from '../host/index.js';
 import { displayDirectory } from '../plugins/workspace-context/files.js';
-import { composeAll, composeAnswer, matchAll, readAll, readAnswer, type BenchPath } from './bench-paths.js';
+import type { RenderItem } from '../plugins/workspace-context/render.js';
+import { composeAgrees, composeAll, matchAll, matchDigest, readAll, readAnswer, type BenchPath, type ReadOutcome } from './bench-paths.js';
 import { compareReports, readPrevious, renderBench, type Comparison } from './bench-report.js';
-import { phaseFigures, type PhaseFigures } from './bench-stats.js';
+import { median, phaseFigures, runsFor, type PhaseFigures } from './bench-stats.js';
 import { baselineChains, discover, unreadFiles, type Skipped, type Workload, type WorkloadOptions } from './bench-workload.js';
 import { progress, type Progress } from './progress.js';
 
 export { bufferBudget, readWithNodeCrypto } from './bench-paths.js';
 
 /** The version of the `--json` report's shape; `--compare` reads only reports of this version. */
-export const BENCH_SCHEMA_VERSION = 2;
+export const BENCH_SCHEMA_VERSION = 3;
+/** The most runs one sample may take (a phase of a few microseconds). */
+const MAX_RUNS_PER_SAMPLE = 20_000;
 
 export interface BenchCommandOptions {
   readonly maxBytes: number;
   readonly rounds: number;
+  /** The shortest sample (ms); 0 times one run per sample. */
+  readonly sampleMs: number;
   readonly json?: boolean;
   /** A rule directory to bring (as a user rule directory is read). */
   readonly rulesFrom?: string;
@@ -59,6 +66,7 @@ export interface BenchReport {
   readonly v8: string;
   readonly options: {
     readonly rounds: number;
+    readonly sampleMs: number;
     readonly maxBytes: number;
     readonly rulesFrom: string | null;
     readonly globs: readonly string[];
@@ -81,7 +89,7 @@ export interface BenchReport {
   readonly skipped: readonly Skipped[];
   /** read+digest, compose, glob. */
   readonly phases: readonly PhaseFigures[];
-  readonly whole: PhaseFigures;
+  readonly whole: PhaseFigures & { readonly steps: WholeRunSteps };
   readonly warnings: readonly string[];
   readonly comparison?: Comparison;
 }
@@ -98,10 +106,47 @@ export function machine(): Machine {
   };
 }
 
-async function time(work: () => unknown): Promise<number> {
+/** A phase the bench times: its work through either path, and what to check on its first round's two results. */
+interface Phase {
+  readonly phase: string;
+  /** Work items in one run (a phase with none is not timed). */
+  readonly items: () => number;
+  readonly unit: string;
+  readonly run: (path: BenchPath) => unknown;
+  /** What of a result the first round keeps for the check (the result itself when absent). */
+  readonly digest?: (result: unknown) => unknown;
+  /** Throws when the two paths' results (or digests) differ; may keep what later phases need. */
+  readonly first?: (wasm: unknown, js: unknown) => void | Promise<void>;
+}
+
+/** One run of `work`, timed, with its result (or its digest, taken after the clock stops). */
+async function timed(work: () => unknown, digest?: (result: unknown) => unknown): Promise<{ ms: number; result: unknown }> {
   const start = performance.now();
-  await work();
-  return performance.now() - start;
+  const result = await work();
+  const ms = performance.now() - start;
+  return { ms, result: digest === undefined ? result : digest(result) };
+}
+
+/** The mean time of one of `runs` runs of `work`, in ms. */
+async function time(work: () => unknown, runs: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < runs; i++) await work();
+  return (performance.now() - start) / runs;
+}
+
+/** Where a whole run's time goes, per path: the median over rounds of each step, in ms. */
+export interface WholeRunSteps {
+  readonly js: StepTimes;
+  readonly wasm: StepTimes;
+}
+
+/** One whole run's steps, in ms: the listing (git or the walk), the rest of discovery (root, probes, rules), then the phases. */
+export interface StepTimes {
+  readonly list: number;
+  readonly discover: number;
+  readonly read: number;
+  readonly compose: number;
+  readonly glob: number;
 }
 
 /**
@@ -139,64 +184,118 @@ export async function benchCommand(
   bars.list?.stop();
   bars.probe?.stop();
 
-  // The answers must agree before anything is timed.
+  // The answers must agree: each phase's first round keeps both paths' results and compares them
+  // before any figure is kept (a million files would make a separate check cost as much as a round).
   const maxSourceBytes = workload.layout.config.maxSourceBytes;
-  const outcomes = await readAll('wasm', workload.fs, workload.instructions, maxSourceBytes);
-  const chains = baselineChains(workload.sessions, outcomes);
-  const checks: [string, () => Promise<string> | string][] = [
-    ['read+digest', async () => readAnswer(await readAll('js', workload.fs, workload.instructions, maxSourceBytes))],
-    ['compose', () => composeAnswer('js', chains, options.maxBytes)],
-    ['glob', () => JSON.stringify(matchAll('js', workload.paths, workload.globs))],
+  let outcomes: ReadOutcome[] = [];
+  let chains: RenderItem[][] = [];
+  const disagree = (phase: string) => new Error(`bench: the ${phase} phase gives different answers through the engine and through JavaScript; this is a bug, please report it`);
+  let inputs: { readonly workload: Workload } | undefined = { workload };
+  const phases: Phase[] = [
+    {
+      phase: 'read+digest', items: () => workload.instructions.length, unit: 'file',
+      run: (p) => readAll(p, inputs!.workload.fs, inputs!.workload.instructions, maxSourceBytes),
+      first(wasm, js) {
+        if (readAnswer(wasm as ReadOutcome[]) !== readAnswer(js as ReadOutcome[])) throw disagree('read+digest');
+        outcomes = wasm as ReadOutcome[];
+        chains = baselineChains(workload.sessions, outcomes);
+        // One pass that asks both budgets every question composing asks: equal answers make equal baselines.
+        if (!composeAgrees(chains, options.maxBytes)) throw disagree('compose');
+      },
+    },
+    { phase: 'compose', items: () => chains.length, unit: 'baseline', run: (p) => composeAll(p, chains, options.maxBytes) },
+    {
+      phase: 'glob', items: () => workload.paths.length * workload.globs.length, unit: 'path × glob pair',
+      run: (p) => matchAll(p, inputs!.workload.paths, inputs!.workload.globs),
+      digest: (result) => matchDigest(result as number[][]),
+      first(wasm, js) {
+        if (wasm !== js) throw disagree('glob');
+      },
+    },
   ];
-  const ours = [readAnswer(outcomes), composeAnswer('wasm', chains, options.maxBytes), JSON.stringify(matchAll('wasm', workload.paths, workload.globs))];
-  for (const [i, [phase, theirs]] of checks.entries()) {
-    if (ours[i] !== (await theirs())) throw new Error(`bench: the ${phase} phase gives different answers through the engine and through JavaScript; this is a bug, please report it`);
-  }
-
-  const phases = [
-    { phase: 'read+digest', items: workload.instructions.length, unit: 'file', run: (p: BenchPath) => readAll(p, workload.fs, workload.instructions, maxSourceBytes) },
-    { phase: 'compose', items: chains.length, unit: 'baseline', run: (p: BenchPath) => composeAll(p, chains, options.maxBytes) },
-    { phase: 'glob', items: workload.paths.length * workload.globs.length, unit: 'path × glob pair', run: (p: BenchPath) => matchAll(p, workload.paths, workload.globs) },
-  ];
-  const whole = { phase: 'whole run', items: workload.listing.files.length, unit: 'file', run: (p: BenchPath) => wholeRun(p, workloadOptions) };
-  const measured = [...phases.filter((p) => p.items > 0), whole];
-  const bar = progress(options.rounds * measured.length, 'timing', show);
-  const samples = new Map<string, { js: number[]; wasm: number[] }>();
+  // A first read on each path, untimed: node:crypto loads on the first digest.
+  await readAll('wasm', workload.fs, workload.instructions.slice(0, 1), maxSourceBytes);
+  await readAll('js', workload.fs, workload.instructions.slice(0, 1), maxSourceBytes);
+  const steps: Record<BenchPath, StepTimes[]> = { js: [], wasm: [] };
+  const whole: Phase = { phase: 'whole run', items: () => workload.listing.files.length, unit: 'file', run: async (p) => steps[p].push(await wholeRun(p, workloadOptions)) };
+  // Rounds for the bar: a phase with nothing to measure is skipped (compose's count is known after read).
+  const bar = progress(options.rounds * (phases.length + 1), 'timing', show);
+  const samples = new Map<string, { js: number[]; wasm: number[]; runs: number }>();
   let done = 0;
-  for (const p of measured) {
-    const s = { js: [] as number[], wasm: [] as number[] };
-    samples.set(p.phase, s);
+  for (const p of [...phases, whole]) {
     bar.update(done, p.phase);
-    for (let round = 0; round < options.rounds; round++) {
+    if (p === whole) {
+      // What the report says about the workload is taken now; the whole runs discover their own, and
+      // on a million files two workloads at once would double the memory.
+      inputs = undefined;
+    }
+    if (p.items() === 0) {
+      done += options.rounds;
+      continue;
+    }
+    const s = { js: [] as number[], wasm: [] as number[], runs: 1 };
+    samples.set(p.phase, s);
+    // The first round times one run of each path and checks their answers. When the faster one is
+    // shorter than --sample-ms it was a pilot only, and sets the runs per sample; a phase that is
+    // long enough keeps it as its first round (a large repository's whole run is never run more
+    // often than the rounds ask for).
+    const wasm = await timed(() => p.run('wasm'), p.digest);
+    const js = await timed(() => p.run('js'), p.digest);
+    await p.first?.(wasm.result, js.result);
+    s.wasm.push(wasm.ms);
+    s.js.push(js.ms);
+    const pilot = Math.min(wasm.ms, js.ms);
+    if (p !== whole && pilot < options.sampleMs) {
+      s.runs = runsFor(pilot, options.sampleMs, MAX_RUNS_PER_SAMPLE);
+      s.js.length = 0;
+      s.wasm.length = 0;
+    } else {
+      bar.update(++done);
+    }
+    for (let round = s.js.length; round < options.rounds; round++) {
       // Alternate the order so that neither path always runs on a warmer machine.
-      for (const path of round % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path)));
+      for (const path of round % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path), s.runs));
       bar.update(++done);
     }
   }
   bar.stop();
-  const figures = (p: { phase: string; items: number; unit: string }) => phaseFigures(p.phase, p.items, p.unit, samples.get(p.phase)?.js ?? [], samples.get(p.phase)?.wasm ?? []);
+  const figures = (p: Phase) => {
+    const s = samples.get(p.phase);
+    return phaseFigures(p.phase, p.items(), p.unit, s?.runs ?? 0, s?.js ?? [], s?.wasm ?? []);
+  };
 
   const report: BenchReport = {
     schemaVersion: BENCH_SCHEMA_VERSION, date, machine: machine(), node: process.version, v8: process.versions.v8,
-    options: { rounds: options.rounds, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
+    options: { rounds: options.rounds, sampleMs: options.sampleMs, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
     directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), projectRoot: displayDirectory(workspace.dir, workload.root),
     projectRootMarker: workload.marker ?? null,
     files: { source: workload.listing.source, listed: workload.listing.files.length, excluded: workload.listing.excluded },
-    candidatesProbed: workload.probes,
-    instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
+    candidatesProbed: workload.probes, instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
     ruleFiles: workload.ruleFiles, globs: workload.globs.length, baselines: chains.length,
-    skipped: [...workload.skipped, ...unreadFiles(outcomes, maxSourceBytes)],
-    phases: phases.map(figures), whole: figures(whole), warnings: workload.warnings,
+    skipped: [...workload.skipped, ...unreadFiles(outcomes, maxSourceBytes)], warnings: workload.warnings,
+    phases: phases.map(figures), whole: { ...figures(whole), steps: { js: medianSteps(steps.js), wasm: medianSteps(steps.wasm) } },
   };
   const final = previous === undefined ? report : { ...report, comparison: compareReports(previous, report) };
   print(options.json ? JSON.stringify(final, null, 2) : renderBench(final));
   return final;
 }
 
-/** Everything, end to end, through one path: list, discover, read, compose, match. */
-async function wholeRun(path: BenchPath, options: WorkloadOptions): Promise<void> {
-  const workload: Workload = await discover(options);
+/** Everything, end to end, through one path: list, discover, read, compose, match; each step timed. */
+async function wholeRun(path: BenchPath, options: WorkloadOptions): Promise<StepTimes> {
+  const start = performance.now();
+  let listed = start;
+  const workload: Workload = await discover({ ...options, listed: () => (listed = performance.now()) });
+  const discovered = performance.now();
   const outcomes = await readAll(path, workload.fs, workload.instructions, workload.layout.config.maxSourceBytes);
+  const read = performance.now();
   composeAll(path, baselineChains(workload.sessions, outcomes), options.maxBytes);
+  const composed = performance.now();
   matchAll(path, workload.paths, workload.globs);
+  const end = performance.now();
+  return { list: listed - start, discover: discovered - listed, read: read - discovered, compose: composed - read, glob: end - composed };
+}
+
+function medianSteps(runs: readonly StepTimes[]): StepTimes {
+  const of = (key: keyof StepTimes) => median(runs.map((r) => r[key]));
+  return { list: of('list'), discover: of('discover'), read: of('read'), compose: of('compose'), glob: of('glob') };
 }

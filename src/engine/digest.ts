@@ -1,9 +1,12 @@
 // SHA-1 and SHA-256 (spec X-01, X-02): one-shot, streaming and batch, always lowercase hex. Strings
 // are hashed as their UTF-8 encoding with lone surrogates as U+FFFD (the WHATWG encoder). The
-// arguments are checked here; src/wasm/hash.ts moves them through WASM memory.
+// arguments are checked here; where the runtime has node:crypto, it hashes (native.ts: OpenSSL on the
+// CPU's SHA instructions is faster than our WASM at every size, batches included), and elsewhere
+// src/wasm/hash.ts moves the input through WASM memory.
 
 import { HashStream, hashHex, hashManyHex } from '../wasm/hash.js';
 import { describe, textArg } from './args.js';
+import { NativeHashStream, nativeCrypto, nativeHashHex } from './native.js';
 
 export type DigestAlgorithm = 'sha1' | 'sha256';
 export type DigestInput = string | Uint8Array;
@@ -34,7 +37,7 @@ function algorithm(fn: string, value: unknown): DigestAlgorithm {
  * @returns the digest in hex
  */
 export function sha1Hex(input: DigestInput): string {
-  return hashHex('sha1', textArg('sha1Hex', 'input', input));
+  return oneShot('sha1', textArg('sha1Hex', 'input', input));
 }
 
 /**
@@ -43,17 +46,23 @@ export function sha1Hex(input: DigestInput): string {
  * @returns the digest in hex
  */
 export function sha256Hex(input: DigestInput): string {
-  return hashHex('sha256', textArg('sha256Hex', 'input', input));
+  return oneShot('sha256', textArg('sha256Hex', 'input', input));
 }
 
-class WasmDigest implements Digest {
+function oneShot(name: DigestAlgorithm, input: string | Uint8Array): string {
+  const crypto = nativeCrypto();
+  return crypto === undefined ? hashHex(name, input) : nativeHashHex(crypto, name, input);
+}
+
+class StreamingDigest implements Digest {
   readonly #name: DigestAlgorithm;
-  readonly #stream: HashStream;
+  readonly #stream: HashStream | NativeHashStream;
   #done = false;
 
   constructor(name: DigestAlgorithm) {
     this.#name = name;
-    this.#stream = new HashStream(name);
+    const crypto = nativeCrypto();
+    this.#stream = crypto === undefined ? new HashStream(name) : new NativeHashStream(crypto, name);
   }
 
   update(chunk: DigestInput): this {
@@ -78,13 +87,13 @@ class WasmDigest implements Digest {
  * @returns a digest to update and finish
  */
 export function createDigest(algorithmName: DigestAlgorithm): Digest {
-  return new WasmDigest(algorithm('createDigest', algorithmName));
+  return new StreamingDigest(algorithm('createDigest', algorithmName));
 }
 
 /**
- * Digests of many inputs, in order, hashed in WASM calls of at most 512 KiB (data, offsets and
- * digests together; small enough to stay in the CPU's cache), four messages at a time in SIMD
- * lanes. An input larger than a batch is hashed on its own.
+ * Digests of many inputs, in order: through node:crypto where the runtime has it, else in WASM calls
+ * of at most 512 KiB (data, offsets and digests together; small enough to stay in the CPU's cache),
+ * four messages at a time in SIMD lanes, an input larger than a batch on its own.
  * @param algorithmName 'sha1' or 'sha256'
  * @param inputs strings (hashed as UTF-8) and byte arrays
  * @returns one lowercase hex digest per input
@@ -102,5 +111,9 @@ export function digestMany(algorithmName: DigestAlgorithm, inputs: readonly Dige
     const item = items[i]!;
     if (typeof item !== 'string' && item.length === 0) textArg('digestMany', `inputs[${i}]`, item);
   }
-  return hashManyHex(name, items);
+  const crypto = nativeCrypto();
+  if (crypto === undefined) return hashManyHex(name, items);
+  const out = new Array<string>(count);
+  for (let i = 0; i < count; i++) out[i] = nativeHashHex(crypto, name, items[i]!);
+  return out;
 }

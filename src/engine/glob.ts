@@ -5,7 +5,7 @@
 // memory.
 
 import { GLOB_EMPTY, GLOB_TOO_LONG, GLOB_UNSUPPORTED } from '../wasm/abi.js';
-import { compileGlobSet, ResidentGlobSet, translateGlob, type GlobCompileResult } from '../wasm/glob.js';
+import { compileGlobSet, literalPrefixes, ResidentGlobSet, translateGlob, type GlobCompileResult } from '../wasm/glob.js';
 import { ENGINE_MAX_MEMORY_BYTES, GLOB_MAX_PATH_UNITS, GLOB_MAX_PATTERN_BYTES, GLOB_MAX_SET_BYTES } from '../wasm/sizes.js';
 import { utf8LengthOf } from '../wasm/text.js';
 import { describe, expectString } from './args.js';
@@ -119,6 +119,15 @@ export class GlobSet {
   /** Whether the set was compiled with `dot: true`. */
   readonly dot: boolean;
   readonly #resident: ResidentGlobSet;
+  /** Each pattern's literal prefix, when every pattern has one and the set is small (see rejects()). */
+  readonly #prefixes: readonly string[] | undefined;
+  /** The longest of them: only a `\` among a path's first this many units can change what it starts with. */
+  readonly #prefixUnits: number = 0;
+  /**
+   * Whether some pattern's text does not start with its prefix: a path equal to that text (which
+   * always matches) need not start with a prefix, so every path is compared with the texts too.
+   */
+  readonly #textsApart: boolean = false;
 
   /**
    * @internal Use compileGlobs().
@@ -131,6 +140,32 @@ export class GlobSet {
     this.dot = dot;
     if (blob.length > GLOB_MAX_SET_BYTES) setTooLarge('compileGlobs', blob.length);
     this.#resident = new ResidentGlobSet(blob, this.patterns.length);
+    const prefixes = this.patterns.length <= PREFILTER_MAX_PATTERNS ? literalPrefixes(blob, this.patterns.length) : [undefined];
+    this.#prefixes = prefixes.every((p) => p !== undefined) ? (prefixes as string[]) : undefined;
+    if (this.#prefixes !== undefined) {
+      this.#prefixUnits = Math.max(...this.#prefixes.map((p) => p.length));
+      this.#textsApart = this.#prefixes.some((p, i) => !this.patterns[i]!.startsWith(p));
+    }
+  }
+
+  /**
+   * Whether no pattern can match `path`, told in JavaScript without a WASM call: a path that starts
+   * with none of the patterns' literal prefixes (and equals no pattern text, which always matches)
+   * matches none of them. Only for small sets whose every pattern has a prefix (`src/**`, `docs/*.md`),
+   * and only for paths whose start the engine's normalization leaves as it is: no leading `.` (a `./`
+   * is dropped) and no `\` among the first units a prefix spans (a `\` becomes `/`; one further on
+   * changes neither what the path starts with nor, when every pattern text starts with its prefix,
+   * whether it equals a text). picomatch's own RegExp rejects most paths at its first units; a WASM
+   * call would cost more.
+   */
+  #rejects(path: string): boolean {
+    const prefixes = this.#prefixes!;
+    if (path.charCodeAt(0) === DOT) return false;
+    for (let i = 0; i < prefixes.length; i++) if (path.startsWith(prefixes[i]!)) return false;
+    const head = Math.min(path.length, this.#prefixUnits);
+    for (let k = 0; k < head; k++) if (path.charCodeAt(k) === BACKSLASH) return false;
+    if (this.#textsApart && (path.indexOf('\\') >= 0 || this.patterns.includes(path))) return false;
+    return true;
   }
 
   /**
@@ -140,6 +175,7 @@ export class GlobSet {
    */
   test(path: string): boolean {
     checkPath('GlobSet.test', 'path', path);
+    if (this.#prefixes !== undefined && this.#rejects(path)) return false;
     const bits = this.#resident.matchOne(path);
     for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) return true;
     return false;
@@ -152,6 +188,7 @@ export class GlobSet {
    */
   which(path: string): number[] {
     checkPath('GlobSet.which', 'path', path);
+    if (this.#prefixes !== undefined && this.#rejects(path)) return [];
     return indices(this.#resident.matchOne(path), 0, this.#resident.words);
   }
 
@@ -165,6 +202,7 @@ export class GlobSet {
     // A copy, read once: nothing the caller's array does runs while the set is in WASM memory. The
     // check is written out (the name is only built for the error): a fresh process runs this loop
     // in V8's interpreter, where a call and a template string per path are most of its cost.
+    if (this.#prefixes !== undefined) return this.#matchSome(paths);
     const list = new Array<string>(paths.length);
     let units = 0;
     for (let i = 0; i < paths.length; i++) {
@@ -179,7 +217,39 @@ export class GlobSet {
     for (let i = 0; i < list.length; i++) result[i] = indices(bits, i * words, words);
     return result;
   }
+
+  /**
+   * matchAll for a prefiltered set, in the same one read of each path: the paths rejects() leaves
+   * (copied) go to WASM, the others match nothing.
+   */
+  #matchSome(paths: readonly unknown[]): number[][] {
+    const result: number[][] = new Array(paths.length);
+    const pending: string[] = [];
+    const at: number[] = [];
+    let units = 0;
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i];
+      if (typeof path !== 'string' || path.length > GLOB_MAX_PATH_UNITS) checkPath('GlobSet.matchAll', `paths[${i}]`, path);
+      if (this.#rejects(path as string)) {
+        result[i] = [];
+      } else {
+        pending.push(path as string);
+        at.push(i);
+        units += (path as string).length;
+      }
+    }
+    if (pending.length === 0) return result;
+    const bits = this.#resident.match(pending, units);
+    const words = this.#resident.words;
+    for (let k = 0; k < pending.length; k++) result[at[k]!] = indices(bits, k * words, words);
+    return result;
+  }
 }
+
+/** Sets of at most this many patterns are prefiltered in JavaScript when every pattern has a literal prefix. */
+const PREFILTER_MAX_PATTERNS = 4;
+const DOT = 0x2e;
+const BACKSLASH = 0x5c;
 
 // The build minifies the bundled engine (it loads ~1.5 ms faster); the one public class keeps its name
 // for stack traces and console output.

@@ -1,9 +1,15 @@
 // Bounded streaming reads (spec X-03, X-04): consume a source chunk by chunk with a running UTF-8
 // byte count, stop as soon as the count passes the limit, and compute the text's SHA-1 and the SHA-1
-// of its trimmed form while the chunks stream, not in a second pass.
+// of its trimmed form. In WASM both digests come out of one pass while the chunks stream (the trimmed
+// one is a copy of the state where the last non-space ends). A text read whose first chunk V8 holds
+// one byte per unit (ASCII or Latin-1 from disk) goes to node:crypto and Buffer instead, where the
+// runtime has them: they need no transcoding then, and hardware SHA beats the WASM pass (paths.ts).
 
 import { ReadState } from '../wasm/read.js';
+import { MAX_PIECE_UNITS, pieceEnd } from '../wasm/sizes.js';
 import { describe, expectLimit, isBytes, plainBytes } from './args.js';
+import { nativeByteLength, nativeCrypto, nativeHashHex, type CryptoLike, type HashLike } from './native.js';
+import { oneByteText } from './paths.js';
 
 export type ReadChunk = string | Uint8Array;
 export type ReadSource = AsyncIterable<ReadChunk> | Iterable<ReadChunk>;
@@ -137,10 +143,83 @@ export async function readBounded(source: ReadSource, options: ReadBoundedOption
   }
 }
 
-/** The state of one read: its WASM side (src/wasm/read.ts) and the text so far. */
+/**
+ * A text read through the runtime: Buffer's byte count as the chunks come, node:crypto's SHA-1s of
+ * the joined text. Exported for bench/paths.ts, which times it against the WASM read.
+ */
+export class NativeTextRead {
+  readonly #byteLength: (text: string) => number;
+  readonly #crypto: CryptoLike;
+  #bytes = 0;
+  #held = false;
+
+  /**
+   * @param byteLength Buffer.byteLength for UTF-8
+   * @param crypto node:crypto
+   */
+  constructor(byteLength: (text: string) => number, crypto: CryptoLike) {
+    this.#byteLength = byteLength;
+    this.#crypto = crypto;
+  }
+
+  /**
+   * Counts a string chunk; returns the UTF-8 bytes so far (a trailing high surrogate held back).
+   * Counted exactly as the WASM counts (src/wasm/read.ts): in pieces of MAX_PIECE_UNITS, stopping
+   * after the piece that passes the limit, a trailing high surrogate counted once the next unit is
+   * known, so an oversize read reports the same byte count on either path.
+   */
+  update(chunk: string, limit: number): number {
+    for (let start = 0; start < chunk.length;) {
+      const end = pieceEnd(chunk, start, MAX_PIECE_UNITS);
+      const piece = start === 0 && end === chunk.length ? chunk : chunk.slice(start, end);
+      let bytes = this.#byteLength(piece);
+      // A held high surrogate and a leading low one are a pair (4 bytes), not two U+FFFD (3 + 3).
+      if (this.#held) bytes += (piece.charCodeAt(0) & SURROGATE_MASK) === LOW_SURROGATE ? 1 : 3;
+      this.#held = (piece.charCodeAt(piece.length - 1) & SURROGATE_MASK) === HIGH_SURROGATE;
+      if (this.#held) bytes -= 3;
+      this.#bytes += bytes;
+      if (this.#bytes > limit) return this.#bytes;
+      start = end;
+    }
+    return this.#bytes;
+  }
+
+  /** The UTF-8 bytes of the whole text (a held surrogate is U+FFFD now). */
+  total(): number {
+    return this.#bytes + (this.#held ? 3 : 0);
+  }
+
+  /** SHA-1 of `text` (every chunk, joined) and of its trim. */
+  digests(text: string): { sha1: string; trimmedSha1: string } {
+    const crypto = this.#crypto;
+    const trimmed = text.trim();
+    if (trimmed.length === text.length) {
+      const sha1 = nativeHashHex(crypto, 'sha1', text);
+      return { sha1, trimmedSha1: sha1 };
+    }
+    // Nothing trimmed at the start: the trimmed text is a prefix, and one pass gives both digests (a
+    // copy of the state where it ends). Below COPY_STATE_UNITS two one-shot digests are cheaper.
+    if (text.length > COPY_STATE_UNITS && trimmed.length > 0 && trimmed.charCodeAt(0) === text.charCodeAt(0)) {
+      const hash: HashLike = crypto.createHash('sha1').update(trimmed);
+      const trimmedSha1 = hash.copy().digest('hex');
+      return { sha1: hash.update(text.slice(trimmed.length)).digest('hex'), trimmedSha1 };
+    }
+    return { sha1: nativeHashHex(crypto, 'sha1', text), trimmedSha1: nativeHashHex(crypto, 'sha1', trimmed) };
+  }
+}
+
+const SURROGATE_MASK = 0xfc00;
+const HIGH_SURROGATE = 0xd800;
+const LOW_SURROGATE = 0xdc00;
+/** Text longer than this hashes once with a copied state rather than twice (measured: 1,500–2,000 units). */
+const COPY_STATE_UNITS = 1536;
+
+/** The state of one read: its text or byte path, and the text so far. */
 class BoundedRead {
   readonly #maxBytes: number;
-  readonly #state: ReadState;
+  readonly #replace: boolean;
+  #state: ReadState | undefined;
+  #native: NativeTextRead | undefined;
   #kind: 'string' | 'bytes' | undefined;
   readonly #parts: string[] = [];
   #rawBytes = 0;
@@ -148,7 +227,7 @@ class BoundedRead {
 
   constructor(maxBytes: number, replace: boolean) {
     this.#maxBytes = maxBytes;
-    this.#state = new ReadState(replace);
+    this.#replace = replace;
   }
 
   /** Takes one chunk; returns a final result when the read must stop. */
@@ -160,6 +239,7 @@ class BoundedRead {
     if (this.#kind !== undefined && this.#kind !== kind) {
       return { status: 'unavailable', error: new TypeError('readBounded: the source mixed string and byte chunks') };
     }
+    if (this.#kind === undefined) this.#choose(kind, chunk as string | Uint8Array);
     this.#kind = kind;
     if (kind === 'string') return this.#pushText(chunk as string);
     let bytes: Uint8Array;
@@ -171,8 +251,21 @@ class BoundedRead {
     return this.#pushBytes(bytes);
   }
 
+  /** The path of the whole read, from its first chunk. */
+  #choose(kind: 'string' | 'bytes', first: string | Uint8Array): void {
+    if (kind === 'string' && oneByteText(first as string)) {
+      const crypto = nativeCrypto();
+      const byteLength = nativeByteLength();
+      if (crypto !== undefined && byteLength !== undefined) {
+        this.#native = new NativeTextRead(byteLength, crypto);
+        return;
+      }
+    }
+    this.#state = new ReadState(this.#replace);
+  }
+
   #pushText(chunk: string): ReadResult | undefined {
-    const bytes = this.#state.updateText(chunk, this.#maxBytes);
+    const bytes = this.#native !== undefined ? this.#native.update(chunk, this.#maxBytes) : this.#state!.updateText(chunk, this.#maxBytes);
     if (bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
     this.#parts.push(chunk);
     return undefined;
@@ -181,26 +274,37 @@ class BoundedRead {
   #pushBytes(chunk: Uint8Array): ReadResult | undefined {
     this.#rawBytes += chunk.length;
     if (this.#rawBytes > this.#maxBytes) return { status: 'oversize', bytes: this.#rawBytes, maxBytes: this.#maxBytes };
-    if (!this.#state.updateBytes(chunk)) return { status: 'invalid-utf8' };
+    if (!this.#state!.updateBytes(chunk)) return { status: 'invalid-utf8' };
     this.#decoder ??= new TextDecoder('utf-8');
     this.#parts.push(this.#decoder.decode(chunk, { stream: true }));
     return undefined;
   }
 
   finish(): ReadResult {
-    const digests = this.#state.finish();
+    const native = this.#native;
+    if (native !== undefined) {
+      const bytes = native.total();
+      if (bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
+      const text = this.#text();
+      return { status: 'ok', text, bytes, ...native.digests(text) };
+    }
+    // A source of no chunks at all is an empty text, digested on the WASM path.
+    const digests = (this.#state ??= new ReadState(this.#replace)).finish();
     if (digests === undefined) return { status: 'invalid-utf8' };
     const { bytes, sha1, trimmedSha1 } = digests;
     // A surrogate held back from the last string chunk counts only now. (Byte sources were limited by
     // the bytes read, checked chunk by chunk.)
     if (this.#kind === 'string' && bytes > this.#maxBytes) return { status: 'oversize', bytes, maxBytes: this.#maxBytes };
     if (this.#decoder !== undefined) this.#parts.push(this.#decoder.decode());
-    const text = this.#parts.length === 1 ? this.#parts[0]! : this.#parts.join('');
-    return { status: 'ok', text, bytes, sha1, trimmedSha1 };
+    return { status: 'ok', text: this.#text(), bytes, sha1, trimmedSha1 };
+  }
+
+  #text(): string {
+    return this.#parts.length === 1 ? this.#parts[0]! : this.#parts.join('');
   }
 
   /** Drops the WASM context: a finished or abandoned read leaves nothing behind. */
   discard(): void {
-    this.#state.release();
+    this.#state?.release();
   }
 }

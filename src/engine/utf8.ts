@@ -1,8 +1,13 @@
 // UTF-8 byte accounting of JS strings (spec X-05): lengths and cuts at a byte budget, as the WHATWG
-// encoder (TextEncoder, Buffer) would encode the string; a lone surrogate counts as U+FFFD.
+// encoder (TextEncoder, Buffer) would encode the string; a lone surrogate counts as U+FFFD. Short
+// strings and one-byte strings are counted by Buffer where the runtime has it, text with CJK, emoji
+// and the like in WASM with SIMD (paths.ts).
 
 import { utf8LengthOf, utf8Prefix } from '../wasm/text.js';
 import { expectLimit, expectString } from './args.js';
+import { nativeByteLength } from './native.js';
+import { enginePaths, latin1AtSamples, LOOP_UTF8_UNITS, oneByteText, SAMPLED_LOOK_UNITS, SMALL_UTF8_UNITS } from './paths.js';
+import { smallUtf8Length, smallUtf8Prefix } from './small.js';
 
 /**
  * Bytes in the UTF-8 encoding of `text`, equal to `Buffer.byteLength(text)`.
@@ -11,7 +16,34 @@ import { expectLimit, expectString } from './args.js';
  */
 export function utf8Length(text: string): number {
   expectString('utf8Length', 'text', text);
-  return utf8LengthOf(text);
+  return byteCount(text);
+}
+
+/**
+ * The byte count on the path that answers sooner (paths.ts): Buffer for short strings and for any
+ * string V8 holds one byte per unit (Node counts those with SIMD, no transcoding; WASM would have to
+ * copy them in as UTF-16 first: told by eight sampled units up to SAMPLED_LOOK_UNITS, by the first 256
+ * beyond), a loop for short strings without Buffer, WASM for the rest.
+ */
+function byteCount(text: string): number {
+  if (enginePaths.wasmOnly) return utf8LengthOf(text);
+  const native = nativeByteLength();
+  if (native === undefined) return text.length <= LOOP_UTF8_UNITS ? smallUtf8Length(text) : utf8LengthOf(text);
+  const n = text.length;
+  return n <= SMALL_UTF8_UNITS || (n <= SAMPLED_LOOK_UNITS ? latin1AtSamples(text) : oneByteText(text)) ? native(text) : utf8LengthOf(text);
+}
+
+/** The longest prefix within `maxBytes`, on the path that answers sooner. */
+function prefixOf(text: string, maxBytes: number): { units: number; bytes: number } {
+  if (enginePaths.wasmOnly) return utf8Prefix(text, maxBytes);
+  if (text.length <= LOOP_UTF8_UNITS) return smallUtf8Prefix(text, maxBytes);
+  // ASCII (one UTF-8 byte per unit, which Buffer tells at once for a one-byte string) is cut at the budget.
+  const native = nativeByteLength();
+  if (native !== undefined && oneByteText(text) && native(text) === text.length) {
+    const units = Math.min(text.length, maxBytes);
+    return { units, bytes: units };
+  }
+  return utf8Prefix(text, maxBytes);
 }
 
 export interface Utf8Truncation {
@@ -33,8 +65,8 @@ export interface Utf8Truncation {
 export function truncateUtf8(text: string, maxBytes: number): Utf8Truncation {
   expectString('truncateUtf8', 'text', text);
   expectLimit('truncateUtf8', 'maxBytes', maxBytes, true);
-  if (text.length * 3 <= maxBytes) return { text, bytes: utf8LengthOf(text), truncated: false };
-  const cut = utf8Prefix(text, maxBytes);
+  if (text.length * 3 <= maxBytes) return { text, bytes: byteCount(text), truncated: false };
+  const cut = prefixOf(text, maxBytes);
   if (cut.units === text.length) return { text, bytes: cut.bytes, truncated: false };
   return { text: text.slice(0, cut.units), bytes: cut.bytes, truncated: true };
 }

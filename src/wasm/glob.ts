@@ -5,7 +5,7 @@
 // structure that stays in WASM memory between calls: it re-places itself whenever another call has
 // claimed the I/O area since it last did.
 
-import { GLOB_FLAG_DOT, GLOB_NO_SPACE, GLOB_RESULT_NEGATED } from './abi.js';
+import { GLOB_FLAG_DOT, GLOB_NO_SPACE, GLOB_RESULT_NEGATED, PROGRAM_NEGATED as GLOB_PROGRAM_NEGATED, PROGRAM_NEVER as GLOB_PROGRAM_NEVER } from './abi.js';
 import { engine } from './instance.js';
 import { adoptIo, claimIo, copyOut, maxIoBytes, ownsIo, readU32, readU32s, readUtf16, writeBytes, writeU32, writeUtf16, writeUtf16Strings } from './memory.js';
 import {
@@ -23,6 +23,36 @@ export type GlobCompileFailure =
   | { readonly kind: 'memory'; readonly index: number; readonly bytes: number };
 
 export type GlobCompileResult = { readonly ok: true; readonly blob: Uint8Array } | ({ readonly ok: false } & GlobCompileFailure);
+
+/**
+ * Program header fields the host reads (byte offsets, assembly/glob/program.ts's P_* constants;
+ * test/engine/abi-mirror.test.ts checks that they agree).
+ */
+export const PROGRAM_FIELDS = Object.freeze({ P_FLAGS: 4, P_PREFIX: 24, P_PREFIX_LEN: 28 });
+
+/**
+ * For each program of a compiled set (`count` u32 program offsets at the blob's start), the literal
+ * prefix every path it matches starts with once normalized, or undefined when its prefix filters
+ * nothing (an empty prefix, a negated program). Read from the programs' headers (assembly/README.md).
+ */
+export function literalPrefixes(blob: Uint8Array, count: number): (string | undefined)[] {
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const out: (string | undefined)[] = [];
+  for (let i = 0; i < count; i++) {
+    const program = view.getUint32(i * 4, true);
+    const flags = view.getInt32(program + PROGRAM_FIELDS.P_FLAGS, true);
+    const at = program + view.getInt32(program + PROGRAM_FIELDS.P_PREFIX, true);
+    const units = view.getInt32(program + PROGRAM_FIELDS.P_PREFIX_LEN, true);
+    if ((flags & (GLOB_PROGRAM_NEGATED | GLOB_PROGRAM_NEVER)) !== 0 || units === 0) {
+      out.push(undefined);
+      continue;
+    }
+    let prefix = '';
+    for (let k = 0; k < units; k++) prefix += String.fromCharCode(view.getUint16(at + k * 2, true));
+    out.push(prefix);
+  }
+  return out;
+}
 
 /** A first guess at the output room for `count` patterns of `units` code units in all. */
 const outGuess = (count: number, units: number): number => 1024 + count * 1024 + units * 96;

@@ -5,9 +5,9 @@
 
 import { HASH_CTX_SIZE, SHA1_HEX_SIZE, SHA256_HEX_SIZE } from './abi.js';
 import { engine } from './instance.js';
-import { claimIo, layout, pieceEnd, putBytes, putUtf16, readAscii, writeBytes, writeU32, writeUtf8 } from './memory.js';
+import { claimIo, layout, putBytes, putUtf16, readAscii, writeBytes, writeU32, writeUtf8 } from './memory.js';
 import { ContextSlot } from './slot.js';
-import { batchFits, batchLayout, MAX_PIECE_BYTES, MAX_PIECE_UNITS } from './sizes.js';
+import { batchFits, batchLayout, MAX_PIECE_BYTES, MAX_PIECE_UNITS, pieceEnd } from './sizes.js';
 
 export type HashAlgorithm = 'sha1' | 'sha256';
 /** A string (hashed as its UTF-8 encoding) or bytes. */

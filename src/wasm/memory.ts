@@ -148,6 +148,9 @@ export function writeUtf16(text: string, start: number, end: number, ptr: number
   for (let i = 0; i < units; i++) view[at + i] = text.charCodeAt(start + i);
 }
 
+/** Most code units joined into one string before a native copy (see writeUtf16Strings). */
+const JOIN_UNITS = 1 << 15;
+
 /**
  * Writes `strings[first..last)` back to back as UTF-16 at `ptr` and their code-unit offsets (count
  * + 1 u32, the total last) at `offsets`. With Buffer the strings are joined and copied in one native
@@ -163,7 +166,22 @@ export function writeUtf16Strings(strings: readonly string[], first: number, las
   }
   u32[table + last - first] = units;
   if (buf !== undefined) {
-    buf.ucs2Write(first === 0 && last === strings.length ? strings.join('') : strings.slice(first, last).join(''), ptr);
+    if (units <= JOIN_UNITS) {
+      buf.ucs2Write(first === 0 && last === strings.length ? strings.join('') : strings.slice(first, last).join(''), ptr);
+      return;
+    }
+    // Joined in runs of about JOIN_UNITS: a joined string of 100,000 paths (4.7 M units) took 34 ms
+    // to build where runs of ~32 Ki units took 2 ms in all (V8 puts a string that large in its
+    // large-object space, fresh pages every time).
+    let at = ptr;
+    for (let run = first; run < last;) {
+      let end = run;
+      let size = 0;
+      while (end < last && size < JOIN_UNITS) size += strings[end++]!.length;
+      buf.ucs2Write(strings.slice(run, end).join(''), at);
+      at += size * 2;
+      run = end;
+    }
     return;
   }
   let at = ptr;
@@ -275,14 +293,4 @@ export function readAscii(ptr: number, length: number): string {
     text += String.fromCharCode.apply(null, m.subarray(p + i, p + Math.min(length, i + 4096)) as unknown as number[]);
   }
   return text;
-}
-
-/**
- * End of the next piece of `text` starting at `start`, at most `maxUnits` long and never between
- * the halves of a surrogate pair (so every piece can be processed on its own).
- */
-export function pieceEnd(text: string, start: number, maxUnits: number): number {
-  let end = Math.min(text.length, start + maxUnits);
-  if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end -= 1;
-  return end;
 }

@@ -4,9 +4,9 @@
 
 import { READ_CTX_SIZE, SHA1_HEX_SIZE, UTF8_INVALID } from './abi.js';
 import { engine } from './instance.js';
-import { claimIo, layout, pieceEnd, readAscii, writeBytes, writeUtf16 } from './memory.js';
+import { claimIo, layout, readAscii, writeBytes, writeUtf16 } from './memory.js';
 import { ContextSlot } from './slot.js';
-import { MAX_PIECE_BYTES, MAX_PIECE_UNITS, readBytesBytes, readTextBytes } from './sizes.js';
+import { MAX_PIECE_BYTES, MAX_PIECE_UNITS, pieceEnd, readBytesBytes, readTextBytes } from './sizes.js';
 
 const slot = new ContextSlot(layout.readSlot, READ_CTX_SIZE);
 

@@ -41,6 +41,16 @@ export const MAX_PIECE_BYTES = 1 << 22;
  */
 export const COUNT_PIECE_UNITS = 1 << 17;
 
+/**
+ * End of the next piece of `text` starting at `start`, at most `maxUnits` long and never between
+ * the halves of a surrogate pair (so every piece can be processed on its own).
+ */
+export function pieceEnd(text: string, start: number, maxUnits: number): number {
+  let end = Math.min(text.length, start + maxUnits);
+  if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end -= 1;
+  return end;
+}
+
 /** Bytes `units` UTF-16 code units take. */
 export const utf16Bytes = (units: number): number => units * 2;
 /** Scratch utf16ToUtf8 (and readUpdateUtf16) needs for `units` code units. */

@@ -3,8 +3,8 @@
 // (codePointOffsetUtf16). Strings move in as UTF-16, in pieces that never split a surrogate pair.
 
 import { engine } from './instance.js';
-import { layout, pieceEnd, putUtf16, readU32 } from './memory.js';
-import { COUNT_PIECE_UNITS, MAX_PIECE_UNITS } from './sizes.js';
+import { layout, putUtf16, readU32 } from './memory.js';
+import { COUNT_PIECE_UNITS, MAX_PIECE_UNITS, pieceEnd } from './sizes.js';
 
 const U32_MAX = 0xffffffff;
 

@@ -4,8 +4,8 @@
 
 import { TOKEN_FLAG_FINAL, TOKEN_FLAG_IDS, TOKEN_PIECE_TOO_LONG, TOKEN_TABLE_HEADER_BYTES } from './abi.js';
 import { engine } from './instance.js';
-import { align, TOKEN_CHUNK_UNITS, TOKEN_MAX_CHUNK_UNITS, tokenDecodeLayout, tokenEncodeLayout } from './sizes.js';
-import { claimIo, pieceEnd, readU32s, readUtf8, reserveResident, writeBytes, writeU32s, writeUtf16 } from './memory.js';
+import { align, pieceEnd, TOKEN_CHUNK_UNITS, TOKEN_MAX_CHUNK_UNITS, tokenDecodeLayout, tokenEncodeLayout } from './sizes.js';
+import { claimIo, readU32s, readUtf8, reserveResident, writeBytes, writeU32s, writeUtf16 } from './memory.js';
 
 /** Where the state lives once loaded (0: not loaded). */
 let stateAt = 0;

@@ -58,7 +58,7 @@ function repository(initGit = true): string {
 }
 
 const bench = (args: string[], cwd?: string) => {
-  const out = cli(['bench', ...args, '--rounds', '1', '--json'], {}, cwd);
+  const out = cli(['bench', ...args, '--rounds', '1', '--sample-ms', '0', '--json'], {}, cwd);
   expect([out.code, out.stderr]).toEqual([0, '']);
   return JSON.parse(out.stdout);
 };
@@ -147,7 +147,7 @@ describe('issue 18 item 12: bench skips what the plugins skip, with a reason, an
     ]);
     expect(report.globs).toBe(2);
     expect(report.phases.map((p: { phase: string; ratio: number | null }) => [p.phase, p.ratio === null])).toEqual([['read+digest', false], ['compose', false], ['glob', false]]);
-    const text = cli(['bench', root, '--rounds', '1']);
+    const text = cli(['bench', root, '--rounds', '1', '--sample-ms', '0']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('  skipped glob .claude/rules/ext.md glob "+(a|b).ts": ');
     expect(text.stdout).toMatch(/\n {2}skipped instruction file AGENTS\.md: the provider failed: /);
@@ -155,24 +155,32 @@ describe('issue 18 item 12: bench skips what the plugins skip, with a reason, an
 });
 
 describe('issue 19: figures that can be compared', () => {
-  it('--json: schema version, per-round samples, spread, the ratio of the medians, machine and Node version', () => {
+  it('issue 33 --json: schema version, per-round samples of several runs, the median per-round ratio with its interval and verdict, machine and Node version', () => {
     const root = repository();
-    const out = cli(['bench', root, '--rounds', '3', '--json']);
+    const out = cli(['bench', root, '--rounds', '7', '--sample-ms', '5', '--json']);
     const report = JSON.parse(out.stdout);
-    expect(report.schemaVersion).toBe(2);
+    expect(report.schemaVersion).toBe(3);
+    expect(report.options).toMatchObject({ rounds: 7, sampleMs: 5 });
     expect(report.node).toBe(process.version);
     expect(Object.keys(report.machine).sort()).toEqual(['arch', 'cores', 'cpu', 'freeMemoryBytes', 'loadAverage', 'memoryBytes', 'platform']);
     expect(Number.isNaN(Date.parse(report.date))).toBe(false);
     for (const p of [...report.phases, report.whole]) {
       for (const side of [p.js, p.wasm]) {
-        expect(side.samples).toHaveLength(3);
+        expect(side.samples).toHaveLength(7);
         const sorted = [...side.samples].sort((a: number, b: number) => a - b);
-        expect([side.median, side.min, side.max]).toEqual([sorted[1], sorted[0], sorted[2]]);
+        expect([side.median, side.min, side.max]).toEqual([sorted[3], sorted[0], sorted[6]]);
       }
-      expect(p.ratio).toBe(p.js.median / p.wasm.median);
-      const perRound = p.js.samples.map((j: number, i: number) => j / p.wasm.samples[i]);
-      expect(p.roundRatios).toEqual({ min: Math.min(...perRound), max: Math.max(...perRound) });
+      const perRound = p.js.samples.map((j: number, i: number) => j / p.wasm.samples[i]).sort((a: number, b: number) => a - b);
+      // 7 rounds: the 1st and 7th smallest bound the median with 98.4% confidence (binomial, p = 1/2).
+      expect(p.ratio).toBe(perRound[3]);
+      expect(p.interval).toEqual({ low: perRound[0], high: perRound[6], confidence: 1 - 2 / 128 });
+      expect(p.verdict).toBe(perRound[0] > 1 ? 'engine faster' : perRound[6] < 1 ? 'JavaScript faster' : 'within the spread');
+      expect(p.roundRatios).toEqual({ min: perRound[0], max: perRound[6] });
     }
+    // A phase of a few small files takes far less than 5 ms: its samples hold several runs; a whole run is one run a sample.
+    expect(report.phases.find((p: { phase: string }) => p.phase === 'glob').runsPerSample).toBeGreaterThan(1);
+    expect(report.whole.runsPerSample).toBe(1);
+    expect(Object.keys(report.whole.steps.wasm)).toEqual(['list', 'discover', 'read', 'compose', 'glob']);
     expect(report.whole).toMatchObject({ phase: 'whole run', items: gitFiles(root).length });
   });
 
@@ -180,24 +188,27 @@ describe('issue 19: figures that can be compared', () => {
     const root = repository();
     rmSync(join(root, '.claude'), { recursive: true });
     const report = bench([root]);
-    expect(report.phases.find((p: { phase: string }) => p.phase === 'glob')).toEqual({ phase: 'glob', items: 0, unit: 'path × glob pair', ratio: null, roundRatios: null });
-    const text = cli(['bench', root, '--rounds', '1']).stdout;
+    expect(report.phases.find((p: { phase: string }) => p.phase === 'glob')).toEqual({ phase: 'glob', items: 0, unit: 'path × glob pair', ratio: null, interval: null, verdict: null, roundRatios: null });
+    const text = cli(['bench', root, '--rounds', '1', '--sample-ms', '0']).stdout;
     expect(text).toMatch(/\n {2}glob +0 path × glob pairs +– +– +– +no globs: nothing to measure \(bring rules with --rules-from, or globs with --glob\)\n/);
   });
 
   it('--compare prints the change per phase and the workload differences; a bad file is refused with the reason', () => {
     const root = repository();
     const previous = join(root, '..', 'previous.json');
-    writeFileSync(previous, cli(['bench', root, '--rounds', '1', '--json']).stdout);
-    const json = JSON.parse(cli(['bench', root, '--rounds', '1', '--json', '--glob', '*.md', '--compare', previous]).stdout);
+    const fast = ['--rounds', '1', '--sample-ms', '0'];
+    writeFileSync(previous, cli(['bench', root, ...fast, '--json']).stdout);
+    const json = JSON.parse(cli(['bench', root, ...fast, '--json', '--glob', '*.md', '--compare', previous]).stdout);
     expect(json.comparison).toMatchObject({ file: previous, differences: ['globs: 1 then, 2 now'] });
     expect(json.comparison.phases.map((p: { phase: string }) => p.phase)).toEqual(['read+digest', 'compose', 'glob', 'whole run']);
-    const text = cli(['bench', root, '--rounds', '1', '--compare', previous]).stdout;
+    // One round: each interval is its one ratio, so two runs agree only if their ratios are equal.
+    for (const p of json.comparison.phases) expect(p.agree).toBe(p.ratio.before === p.ratio.now);
+    const text = cli(['bench', root, ...fast, '--compare', previous]).stdout;
     expect(text).toMatch(/\nCompared with .*previous\.json \(.*, Node v\d+/);
-    expect(text).toMatch(/\n {2}read\+digest +\d+\.\d\d× → \d+\.\d\d× +[+−]\d+\.\d% +[+−]\d+\.\d%\n/);
+    expect(text).toMatch(/\n {2}read\+digest +\d+\.\d\d× → \d+\.\d\d× +(yes|no) +[+−]\d+\.\d% +[+−]\d+\.\d%\n/);
     writeFileSync(previous, JSON.stringify({ phases: [] }));
     const bad = cli(['bench', root, '--compare', previous]);
-    expect([bad.code, bad.stderr]).toEqual([1, `dsh-context: --compare ${previous}: schemaVersion is null; this bench reads 2\n  pass a report written by \`dsh-context bench --json\` of this version\n`]);
+    expect([bad.code, bad.stderr]).toEqual([1, `dsh-context: --compare ${previous}: schemaVersion is null; this bench reads 3\n  pass a report written by \`dsh-context bench --json\` of this version\n`]);
   });
 
   it('the generated monorepo: git listing, its instruction files and rules, every phase measured', () => {
@@ -209,9 +220,47 @@ describe('issue 19: figures that can be compared', () => {
     expect(report.instructionFiles).toHaveLength(generated.instructionFiles);
     expect(report.ruleFiles).toBe(generated.ruleFiles);
     expect(report.phases.map((p: { phase: string; ratio: number | null }) => [p.phase, p.ratio !== null])).toEqual([['read+digest', true], ['compose', true], ['glob', true]]);
-    const text = cli(['bench', join(base, 'repo'), '--rounds', '1']).stdout;
+    const text = cli(['bench', join(base, 'repo'), '--rounds', '1', '--sample-ms', '0']).stdout;
     expect(text).toMatch(/^dsh-context bench: /);
-    expect(text).toMatch(/\n {2}phase +work +JavaScript +WASM engine +ratio +per-round ratios\n {2}read\+digest /);
+    expect(text).toMatch(/\n {2}phase +work +runs\/sample +JavaScript +WASM engine +JavaScript ÷ WASM \(95% interval\)\n {2}read\+digest /);
+    // One round decides nothing: the ratio is shown with the words that say so.
+    expect(text).toMatch(/\n {2}glob +[\d,]+ path × glob pairs +1 +.* \d+\.\d\d× \(\d+\.\d\d–\d+\.\d\d×; too few rounds to tell\)\n/);
+    expect(text).toMatch(/\nwhole run, median per step: WASM listing .* ms, discovery .*; JavaScript listing /);
   });
 });
 
+
+describe('issue 33: a million files', () => {
+  it('baselineChains: each session\'s chain is the plugin\'s baselineDirectories, its files broadest first, trimmed duplicates in a directory dropped', async () => {
+    const { baselineChains, rootRelative } = await import('../../src/cli/bench-workload.js');
+    const { baselineDirectories } = await import('../../src/plugins/workspace-context/files.js');
+    const loaded = (path: string, directory: string, text: string) => ({
+      input: { path, directory, probe: { kind: 'present' as const, target: {} as never, version: '' as never } },
+      read: { kind: 'loaded' as const, text, digest: `d-${text}`, trimmedDigest: `t-${text.trim()}` },
+    });
+    const outcomes = [
+      loaded('AGENTS.md', '.', 'root'), loaded('CLAUDE.md', '.', ' root\n'), loaded('a/AGENTS.md', 'a', 'a'),
+      loaded('a/b/c/AGENTS.md', 'a/b/c', 'c'), loaded('x/AGENTS.md', 'x', 'x'),
+    ];
+    const sessions = ['.', 'a', 'a/b', 'a/b/c', 'a/b/c/d', 'x', 'y/z'];
+    const root = '/repo';
+    const items = new Map<string, string[]>([['.', ['AGENTS.md']], ['a', ['a/AGENTS.md']], ['a/b/c', ['a/b/c/AGENTS.md']], ['x', ['x/AGENTS.md']]]);
+    const expected = sessions.map((d) => baselineDirectories({ root, cwd: d === '.' ? root : `${root}/${d}`, config: {} as never }).slice(1).flatMap((dir) => items.get(dir) ?? []));
+    const chains = baselineChains(sessions, outcomes);
+    expect(chains.map((c) => c.map((i) => i.path))).toEqual(expected);
+    expect(chains[1]).toBe(chains[2]); // a/b holds no file of its own: it shares a's array
+    expect(rootRelative('/r', '/r', ['a', 'b/c'])).toEqual(['a', 'b/c']);
+    expect(rootRelative('/r/sub', '/r', ['a', 'b/c'])).toEqual(['sub/a', 'sub/b/c']);
+    expect(rootRelative('/r', '/r/sub', ['a', 'sub/b', 'subway/x', 'sub/c/d'])).toEqual(['b', 'c/d']);
+    expect(rootRelative('/r/one', '/r/two', ['a'])).toEqual([]);
+  });
+
+  it('matchDigest tells match results apart by every index and every path boundary', async () => {
+    const { matchDigest } = await import('../../src/cli/bench-paths.js');
+    const base = [[0, 2], [], [1]];
+    expect(matchDigest(base)).toBe(matchDigest([[0, 2], [], [1]]));
+    for (const other of [[[0, 2], [], [2]], [[0], [2], [1]], [[0, 2], [1], []], [[0, 2], [], [1], []], [[0, 2], []]]) {
+      expect(matchDigest(other), JSON.stringify(other)).not.toBe(matchDigest(base));
+    }
+  });
+});

@@ -73,6 +73,16 @@ describe('malicious patterns finish', () => {
     expect(bounded(() => compileGlobs(['**/a/**/b/**/c', '**/*.ts', 'x/**']).which(deep))).toEqual([0, 2]);
   });
 
+  it('issue 33 X-07 segment plans stay linear on 20,000 segments that each start a candidate match', () => {
+    // Every segment is a place where `**/x/**` and `**/x/**/*.md` could begin: the plan tries each once.
+    const xs = `${'x/'.repeat(20_000)}a.md`;
+    const set = compileGlobs(['**/x/**', '**/x/**/*.md', '**/x', 'x/**/x/*.md', '**/*.md', 'x/*/x/**'], { dot: true });
+    expect(bounded(() => set.which(xs))).toEqual([0, 1, 3, 4, 5]);
+    const dotted = `${'x/'.repeat(20_000)}./a.md`;
+    expect(bounded(() => set.which(dotted))).toEqual([]);
+    expect(bounded(() => compileGlobs(['**/x/**', '**/*.md']).which(`${'x/'.repeat(20_000)}.a/b.md`))).toEqual([]);
+  });
+
   it('malformed patterns never break the module: later calls still answer', () => {
     for (const bad of ['[', ']', '{', '}', '[z-a]', '{a,', 'a/{b', '[!', '\\', '**/{', '[]', '[^]', '{}', '{,}', '{..}', '***/**']) {
       let answer: boolean | undefined;

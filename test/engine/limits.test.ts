@@ -17,6 +17,10 @@ import {
 } from '../../src/wasm/sizes.js';
 import { expectError } from '../support/errors.js';
 import { nodeHash } from '../support/reference.js';
+import { wasmOnlyInThisFile } from '../support/engine-paths.js';
+
+// WASM memory and its slots are what this file tests: every call goes through them.
+wasmOnlyInThisFile();
 
 const MiB = 1 << 20;
 

@@ -9,6 +9,10 @@ import {
 import { engine } from '../../src/wasm/instance.js';
 import { byteLength, nodeHash, okResult, patternBytes, referenceCap, referenceTruncate, utf8 } from '../support/reference.js';
 import { slowly } from '../support/sources.js';
+import { wasmOnlyInThisFile } from '../support/engine-paths.js';
+
+// WASM memory and its slots are what this file tests: every call goes through them.
+wasmOnlyInThisFile();
 
 const memorySize = (): number => engine.memory.buffer.byteLength;
 

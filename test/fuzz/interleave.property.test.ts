@@ -22,6 +22,10 @@ import {
   byteLength, decodeFatal, decodeReplace, nodeHash, okResult, referenceCap, referenceTruncate, streamBytes, type Algorithm,
 } from '../support/reference.js';
 import { referenceDecode, referenceEncode } from '../support/tokenizer.js';
+import { wasmOnlyInThisFile } from '../support/engine-paths.js';
+
+// WASM memory and its slots are what this file tests: every call goes through them.
+wasmOnlyInThisFile();
 
 // ---- a source the test feeds by hand -----------------------------------------------------------
 
