@@ -169,7 +169,7 @@ export async function benchCommand(
     dir: workspace.dir, cwd: workspace.cwd, environment, maxBytes: options.maxBytes, globs: options.glob ?? [], exclude: options.exclude ?? [],
     ...(options.rulesFrom !== undefined ? { rulesFrom: { path: resolve(environment.processCwd, options.rulesFrom), shown: options.rulesFrom } } : {}),
   };
-  const workload = await discover({
+  let workload: Workload | undefined = await discover({
     ...workloadOptions,
     progress(step, done, total) {
       if (step === 'list') {
@@ -183,30 +183,37 @@ export async function benchCommand(
   });
   bars.list?.stop();
   bars.probe?.stop();
+  // What the report says about the workload, and each phase's count, taken now: the whole runs
+  // discover their own workload, and this one (a million paths, their sessions, the baselines) is let
+  // go before them, or on a million files two workloads would be alive at once.
+  const about = aboutWorkload(workload);
+  const paths = workload.paths.length;
 
   // The answers must agree: each phase's first round keeps both paths' results and compares them
   // before any figure is kept (a million files would make a separate check cost as much as a round).
   const maxSourceBytes = workload.layout.config.maxSourceBytes;
-  let outcomes: ReadOutcome[] = [];
   let chains: RenderItem[][] = [];
+  let baselines = 0;
+  let unread: Skipped[] = [];
   const disagree = (phase: string) => new Error(`bench: the ${phase} phase gives different answers through the engine and through JavaScript; this is a bug, please report it`);
-  let inputs: { readonly workload: Workload } | undefined = { workload };
   const phases: Phase[] = [
     {
-      phase: 'read+digest', items: () => workload.instructions.length, unit: 'file',
-      run: (p) => readAll(p, inputs!.workload.fs, inputs!.workload.instructions, maxSourceBytes),
+      phase: 'read+digest', items: () => about.instructionFiles.length, unit: 'file',
+      run: (p) => readAll(p, workload!.fs, workload!.instructions, maxSourceBytes),
       first(wasm, js) {
         if (readAnswer(wasm as ReadOutcome[]) !== readAnswer(js as ReadOutcome[])) throw disagree('read+digest');
-        outcomes = wasm as ReadOutcome[];
-        chains = baselineChains(workload.sessions, outcomes);
+        const outcomes = wasm as ReadOutcome[];
+        unread = unreadFiles(outcomes, maxSourceBytes);
+        chains = baselineChains(workload!.sessions, outcomes);
+        baselines = chains.length;
         // One pass that asks both budgets every question composing asks: equal answers make equal baselines.
         if (!composeAgrees(chains, options.maxBytes)) throw disagree('compose');
       },
     },
-    { phase: 'compose', items: () => chains.length, unit: 'baseline', run: (p) => composeAll(p, chains, options.maxBytes) },
+    { phase: 'compose', items: () => baselines, unit: 'baseline', run: (p) => composeAll(p, chains, options.maxBytes) },
     {
-      phase: 'glob', items: () => workload.paths.length * workload.globs.length, unit: 'path × glob pair',
-      run: (p) => matchAll(p, inputs!.workload.paths, inputs!.workload.globs),
+      phase: 'glob', items: () => paths * about.globs, unit: 'path × glob pair',
+      run: (p) => matchAll(p, workload!.paths, workload!.globs),
       digest: (result) => matchDigest(result as number[][]),
       first(wasm, js) {
         if (wasm !== js) throw disagree('glob');
@@ -217,7 +224,7 @@ export async function benchCommand(
   await readAll('wasm', workload.fs, workload.instructions.slice(0, 1), maxSourceBytes);
   await readAll('js', workload.fs, workload.instructions.slice(0, 1), maxSourceBytes);
   const steps: Record<BenchPath, StepTimes[]> = { js: [], wasm: [] };
-  const whole: Phase = { phase: 'whole run', items: () => workload.listing.files.length, unit: 'file', run: async (p) => steps[p].push(await wholeRun(p, workloadOptions)) };
+  const whole: Phase = { phase: 'whole run', items: () => about.files.listed, unit: 'file', run: async (p) => steps[p].push(await wholeRun(p, workloadOptions)) };
   // Rounds for the bar: a phase with nothing to measure is skipped (compose's count is known after read).
   const bar = progress(options.rounds * (phases.length + 1), 'timing', show);
   const samples = new Map<string, { js: number[]; wasm: number[]; runs: number }>();
@@ -225,9 +232,9 @@ export async function benchCommand(
   for (const p of [...phases, whole]) {
     bar.update(done, p.phase);
     if (p === whole) {
-      // What the report says about the workload is taken now; the whole runs discover their own, and
-      // on a million files two workloads at once would double the memory.
-      inputs = undefined;
+      // The whole runs discover their own workload: this one and the baselines go now.
+      workload = undefined;
+      chains = [];
     }
     if (p.items() === 0) {
       done += options.rounds;
@@ -267,12 +274,9 @@ export async function benchCommand(
   const report: BenchReport = {
     schemaVersion: BENCH_SCHEMA_VERSION, date, machine: machine(), node: process.version, v8: process.versions.v8,
     options: { rounds: options.rounds, sampleMs: options.sampleMs, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
-    directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), projectRoot: displayDirectory(workspace.dir, workload.root),
-    projectRootMarker: workload.marker ?? null,
-    files: { source: workload.listing.source, listed: workload.listing.files.length, excluded: workload.listing.excluded },
-    candidatesProbed: workload.probes, instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
-    ruleFiles: workload.ruleFiles, globs: workload.globs.length, baselines: chains.length,
-    skipped: [...workload.skipped, ...unreadFiles(outcomes, maxSourceBytes)], warnings: workload.warnings,
+    directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), projectRoot: displayDirectory(workspace.dir, about.root),
+    projectRootMarker: about.marker ?? null, files: about.files, candidatesProbed: about.candidatesProbed, instructionFiles: about.instructionFiles,
+    ruleFiles: about.ruleFiles, globs: about.globs, baselines, skipped: [...about.skipped, ...unread], warnings: about.warnings,
     phases: phases.map(figures), whole: { ...figures(whole), steps: { js: medianSteps(steps.js), wasm: medianSteps(steps.wasm) } },
   };
   const final = previous === undefined ? report : { ...report, comparison: compareReports(previous, report) };
@@ -293,6 +297,16 @@ async function wholeRun(path: BenchPath, options: WorkloadOptions): Promise<Step
   matchAll(path, workload.paths, workload.globs);
   const end = performance.now();
   return { list: listed - start, discover: discovered - listed, read: read - discovered, compose: composed - read, glob: end - composed };
+}
+
+/** What the report says about a workload: counts and names, none of its paths. */
+function aboutWorkload(workload: Workload) {
+  return {
+    root: workload.root, marker: workload.marker,
+    files: { source: workload.listing.source, listed: workload.listing.files.length, excluded: workload.listing.excluded },
+    candidatesProbed: workload.probes, instructionFiles: workload.instructions.map((i) => ({ path: i.path, reach: i.reach })),
+    ruleFiles: workload.ruleFiles, globs: workload.globs.length, skipped: workload.skipped, warnings: workload.warnings,
+  } as const;
 }
 
 function medianSteps(runs: readonly StepTimes[]): StepTimes {
