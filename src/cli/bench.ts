@@ -125,9 +125,12 @@ interface Phase {
  * A full collection, run before every sample, off the clock: each sample starts on a heap holding
  * only what is alive, so neither path pays for the other's garbage, and the heap does not grow with
  * the garbage of earlier runs (V8 lets it pile up: on 200,000 files the heap reached 385 MB, under
- * 80 MB of it alive, and the process 494 MiB). `undefined` where V8 refuses the flag.
+ * 80 MB of it alive, and the process 494 MiB). `undefined` where V8 refuses the flag. Set when the
+ * command runs, not on import (the benches import this module's baselines).
  */
-const collect: (() => void) | undefined = (() => {
+let collect: (() => void) | undefined;
+
+function exposeCollector(): (() => void) | undefined {
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('gc');
@@ -135,7 +138,7 @@ const collect: (() => void) | undefined = (() => {
   } catch {
     return undefined;
   }
-})();
+}
 
 /** One run of `work`, timed, with its result (or its digest, taken after the clock stops). */
 async function timed(work: () => unknown, digest?: (result: unknown) => unknown): Promise<{ ms: number; result: unknown }> {
@@ -181,6 +184,7 @@ export async function benchCommand(
   workspace: { readonly dir: string; readonly cwd: string }, options: BenchCommandOptions, environment: HomeEnvironment, print: (text: string) => void,
 ): Promise<BenchReport> {
   const date = new Date().toISOString();
+  collect ??= exposeCollector();
   const previous = options.compare === undefined ? undefined : readPrevious(resolve(environment.processCwd, options.compare));
   const show = options.json !== true;
   // Bars appear once there is something to count: a walk reports every 1,000 files (git answers at once).
