@@ -9,7 +9,8 @@
 // end to end through one path, and is timed as such (and step by step, to show where its time goes).
 // A sample repeats a phase until it lasts --sample-ms (a phase of a small repository takes well under
 // a millisecond, inside the timer's and the scheduler's noise); each round times both paths back to
-// back; the ratio is the median of the rounds' ratios with a 95% interval (bench-stats.ts).
+// back, each sample after a full collection off the clock; the ratio is the median of the rounds'
+// ratios with a 95% interval (bench-stats.ts).
 
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
