@@ -8,6 +8,7 @@
 // against the references.
 
 import { enginePaths } from './paths.js';
+import { isHighSurrogate } from './small.js';
 
 /** The part of node:crypto the engine uses. */
 export interface CryptoLike {
@@ -86,9 +87,6 @@ export function nativeHashHex(crypto: CryptoLike, algorithm: string, input: stri
   return crypto.createHash(algorithm).update(input).digest('hex');
 }
 
-const HIGH_SURROGATE = 0xd800;
-const SURROGATE_MASK = 0xfc00;
-
 /**
  * A streaming digest through node:crypto that hashes a surrogate pair split across two string
  * chunks as the pair, as the WASM stream does: a chunk's trailing high surrogate waits for the next
@@ -120,7 +118,7 @@ export class NativeHashStream {
     let text = this.#pending === '' ? input : this.#pending + input;
     this.#pending = '';
     const last = text.length - 1;
-    if (last >= 0 && (text.charCodeAt(last) & SURROGATE_MASK) === HIGH_SURROGATE) {
+    if (last >= 0 && isHighSurrogate(text.charCodeAt(last))) {
       this.#pending = text.slice(last);
       text = text.slice(0, last);
     }

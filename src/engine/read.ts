@@ -10,6 +10,7 @@ import { MAX_PIECE_UNITS, pieceEnd } from '../wasm/sizes.js';
 import { describe, expectLimit, isBytes, plainBytes } from './args.js';
 import { nativeByteLength, nativeCrypto, nativeHashHex, type CryptoLike, type HashLike } from './native.js';
 import { oneByteText } from './paths.js';
+import { isHighSurrogate, isLowSurrogate } from './small.js';
 
 export type ReadChunk = string | Uint8Array;
 export type ReadSource = AsyncIterable<ReadChunk> | Iterable<ReadChunk>;
@@ -174,8 +175,8 @@ export class NativeTextRead {
       const piece = start === 0 && end === chunk.length ? chunk : chunk.slice(start, end);
       let bytes = this.#byteLength(piece);
       // A held high surrogate and a leading low one are a pair (4 bytes), not two U+FFFD (3 + 3).
-      if (this.#held) bytes += (piece.charCodeAt(0) & SURROGATE_MASK) === LOW_SURROGATE ? 1 : 3;
-      this.#held = (piece.charCodeAt(piece.length - 1) & SURROGATE_MASK) === HIGH_SURROGATE;
+      if (this.#held) bytes += isLowSurrogate(piece.charCodeAt(0)) ? 1 : 3;
+      this.#held = isHighSurrogate(piece.charCodeAt(piece.length - 1));
       if (this.#held) bytes -= 3;
       this.#bytes += bytes;
       if (this.#bytes > limit) return this.#bytes;
@@ -208,9 +209,6 @@ export class NativeTextRead {
   }
 }
 
-const SURROGATE_MASK = 0xfc00;
-const HIGH_SURROGATE = 0xd800;
-const LOW_SURROGATE = 0xdc00;
 /** Text longer than this hashes once with a copied state rather than twice (measured: 1,500–2,000 units). */
 const COPY_STATE_UNITS = 1536;
 

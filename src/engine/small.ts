@@ -4,12 +4,28 @@
 // surrogate pair is never split.
 
 const SURROGATE_MASK = 0xfc00;
-const HIGH = 0xd800;
-const LOW = 0xdc00;
+
+/**
+ * Whether a UTF-16 code unit is a high (leading) surrogate.
+ * @param unit a code unit (`charCodeAt`; NaN past the end is none)
+ * @returns true for U+D800–U+DBFF
+ */
+export function isHighSurrogate(unit: number): boolean {
+  return (unit & SURROGATE_MASK) === 0xd800;
+}
+
+/**
+ * Whether a UTF-16 code unit is a low (trailing) surrogate.
+ * @param unit a code unit (`charCodeAt`; NaN past the end is none)
+ * @returns true for U+DC00–U+DFFF
+ */
+export function isLowSurrogate(unit: number): boolean {
+  return (unit & SURROGATE_MASK) === 0xdc00;
+}
 
 /** Whether units i and i + 1 of `text` are a surrogate pair. */
 function pairAt(text: string, i: number): boolean {
-  return (text.charCodeAt(i) & SURROGATE_MASK) === HIGH && i + 1 < text.length && (text.charCodeAt(i + 1) & SURROGATE_MASK) === LOW;
+  return isHighSurrogate(text.charCodeAt(i)) && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1));
 }
 
 /** UTF-8 bytes of the code point (or lone surrogate) at unit i: 4 for a pair, which takes two units. */
