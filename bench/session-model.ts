@@ -116,7 +116,7 @@ function subjectOf(call: PlannedCall): string | undefined {
  */
 const TOOL_LINE = /^\[tool (?:turn (\d+) )?(?:step \d+ )?seq (\d+)(?: block (\d+))? · ([^\s·]+)(?: ("(?:[^"\\]|\\.)*"))? · (.*)\]$/;
 /** An entry's header: `[slice tape v1 · turns N-M · …]`. */
-const ENTRY_HEADER = /^\[slice tape v1 · turns (\d+)-(\d+) · /;
+const ENTRY_HEADER = /^\[slice tape v1 · turns? (\d+)(?:-(\d+))?[ \]]/;
 
 /** Every `expand_result({...})` call written on a line, parsed. */
 function expandCalls(line: string): Record<string, unknown>[] {
@@ -187,7 +187,7 @@ export function locate(request: ChatRequest, need: Need): Record<string, unknown
     let context: number | undefined;
     for (const line of message.content.split('\n')) {
       const header = ENTRY_HEADER.exec(line);
-      if (header !== null) context = header[1] === header[2] ? Number(header[1]) : undefined;
+      if (header !== null) context = header[2] === undefined || header[1] === header[2] ? Number(header[1]) : undefined;
       const turnMark = /^\[turn (\d+)\]$/.exec(line);
       if (turnMark !== null) context = Number(turnMark[1]);
       const tool = TOOL_LINE.exec(line);

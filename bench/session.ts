@@ -17,11 +17,12 @@
 //
 //   node build/bench/session.js [--turns 120] [--files 5000] [--workspace DIR | --workspace-dir DIR] [--seed 42]
 //     [--configs stock,bundle,wc,am,st,cp,st-nofold] [--policies blind,needs,needs3] [--fidelity 24]
-//     [--row-config <row>=<json>]... [--json out.json]
+//     [--row-config <row>=<json>]... [--json out.json] [--dump DIR]
 //
 // --workspace-dir puts the generated monorepo elsewhere than .test-tools/ (two runs at once must not
 // share one: each session resets it). --row-config replaces a bundle row's config in every configuration that mounts the row (to measure
 // a setting before making it a default), e.g. --row-config 'slice-tape={"history":{"keepRecentTurns":1}}'.
+// --dump writes every request of each session to DIR/<policy>-<config>.jsonl (what the model saw).
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -232,6 +233,8 @@ export interface SessionOptions {
   readonly pnpmStore?: string;
   /** Other policies whose needs a blind session looks for, to tell whether their sessions would be this one. */
   readonly watch?: readonly Policy[];
+  /** A directory to write every request of the session into (`<policy>-<config>.jsonl`, one request a line). */
+  readonly dump?: string;
 }
 
 /**
@@ -264,6 +267,10 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     for (let t = 1; t <= plan.length; t++) {
       const turn = await host.run(plan[t - 1]!.prompt, model.turn(t));
       collectOriginals(turn.events, originals);
+    }
+    if (options.dump !== undefined) {
+      mkdirSync(options.dump, { recursive: true });
+      writeFileSync(join(options.dump, `${policy}-${config}.jsonl`), host.requests.map((r) => JSON.stringify(r)).join('\n') + '\n');
     }
     const { events } = await host.session();
     const replaced = events.filter((e) => e.type === 'tool/result' && e.surfaceOp !== undefined && e.surfaceOp !== 'append');
@@ -327,7 +334,7 @@ export function report(results: readonly SessionResult[], turns: number): string
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { turns: { type: 'string' }, files: { type: 'string' }, workspace: { type: 'string' }, seed: { type: 'string' }, configs: { type: 'string' }, policies: { type: 'string' }, fidelity: { type: 'string' }, json: { type: 'string' }, 'row-config': { type: 'string', multiple: true }, 'workspace-dir': { type: 'string' } } });
+  const { values } = parseArgs({ options: { turns: { type: 'string' }, files: { type: 'string' }, workspace: { type: 'string' }, seed: { type: 'string' }, configs: { type: 'string' }, policies: { type: 'string' }, fidelity: { type: 'string' }, json: { type: 'string' }, 'row-config': { type: 'string', multiple: true }, 'workspace-dir': { type: 'string' }, dump: { type: 'string' } } });
   const rowConfigs = new Map<string, Record<string, unknown>>();
   for (const text of values['row-config'] ?? []) {
     const at = text.indexOf('=');
@@ -384,7 +391,7 @@ async function main(): Promise<void> {
         process.stderr.write(`${policy} ${config}: every need was in the blind session's requests (${tally.found}); its session is the blind one\n`);
         continue;
       }
-      const result = await runSession({ dsh, tarball, workspace, plan, policy, config, seed, fidelity: fidelityCount, rowConfigs, ...(policy === 'blind' ? { watch } : {}) });
+      const result = await runSession({ dsh, tarball, workspace, plan, policy, config, seed, fidelity: fidelityCount, rowConfigs, ...(policy === 'blind' ? { watch } : {}), ...(values.dump !== undefined ? { dump: resolve(values.dump) } : {}) });
       results.push(result);
       loads.push(loadavg()[0]!);
       process.stderr.write(`${policy} ${config}: cost ${fmt(result.totals.cost)}, ${result.totals.requests} requests, peak ${fmt(result.totals.peak)} (${result.seconds.toFixed(0)} s)\n`);

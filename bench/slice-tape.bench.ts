@@ -92,7 +92,7 @@ export async function longSession(tape?: { readonly module: PluginModule; readon
   return host;
 }
 
-const history = { keepRecentTurns: 0, pinFirstTurn: false, pinUserChars: 1200, entryMaxChars: 8000, startAfterChars: 0 };
+const history = { keepRecentTurns: 0, pinFirstTurn: false, pinUserChars: 1200, entryMaxChars: 8000, pinReplyChars: 0, startAfterChars: 0 };
 
 /**
  * The per-turn case as the plugin meets it: turns 1-199 already sealed turn by turn by the mounted

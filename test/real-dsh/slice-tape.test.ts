@@ -136,8 +136,8 @@ const locator = (text: string): { seq: number; formatVersion: number } => {
 /** Every expand_result call on the first line of `text` (a locator naming pages names each). */
 const calls = (text: string): Record<string, unknown>[] => [...text.split('\n', 1)[0]!.matchAll(/expand_result\((\{[^()]*\})\)/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
 
-/** What a direct read's tape line says of it (issue 30: the read index's facts ride on its line). */
-const readFacts = (result: { text: string }): string => `${lineCount(result.text)} lines, ${sha(result.text, 8)}`;
+/** What a direct read's tape line says of it (issue 30: the read index's facts ride on its line: the lines it showed). */
+const readFacts = (result: { text: string }): string => `${lineCount(result.text)} lines`;
 const codeReadLine = (path: string, dispatch: { seq: number; text: string }, turn: number): string =>
   `${path} (${lineCount(dispatch.text)} lines, ${sha(dispatch.text, 8)}, dispatch seq ${dispatch.seq}, read window default, code log; model visibility not implied; recall_turn({"turn":"${turn}","view":"full"}))`;
 /** A tape line (ST-22 as issue 30 has it): the subject, a direct read's facts, and every page's call for a result over one page. */
@@ -243,17 +243,17 @@ describe('slice-tape in a long real-DSH session', () => {
 
     // ST-20..ST-24, ST-28: every entry, exactly. Turn 1's prompt stays raw (pinFirstTurn).
     expect(events.filter(isEntry).map(messageText)).toEqual([
-      [header(1, 1, 1), reply(1, 'a is 1'), tool('read', r1, 'a.ts')].join('\n'),
-      [header(2, 2, 1), 'set a to 2', reply(2, 'a is 2 now'), tool('edit', e2!, 'a.ts')].join('\n'),
+      [header(1, 1, 1), reply('a is 1'), tool('read', r1, 'a.ts')].join('\n'),
+      [header(2, 2, 1), 'set a to 2', reply('a is 2 now'), tool('edit', e2!, 'a.ts')].join('\n'),
       // The recalls of turn 3 (expand_result) get no line: their originals have one.
-      [header(3, 3, 1), 'read big.txt', reply(3, 'big read'), tool('read', r3!, 'big.txt'), tool('run_code', x3s!)].join('\n'),
-      [header(4, 4, 1), 'read both in code', reply(4, 'both read'),
+      [header(3, 3, 1), 'read big.txt', reply('big read'), tool('read', r3!, 'big.txt'), tool('run_code', x3s!)].join('\n'),
+      [header(4, 4, 1), 'read both in code', reply('both read'),
         `[files read this turn: ${codeReadLine('a.ts', dA!, 4)}, ${codeReadLine('b.ts', dB!, 4)}]`, tool('run_code', c4!)].join('\n'),
       // /compact shadowed everything but turn 5's reply: only that is left to seal.
-      [header(5, 5, 1), reply(5, 'recalled')].join('\n'),
+      [header(5, 5, 1), reply('recalled')].join('\n'),
       // Turn 6: the new runtime snapshot (the compacted one's successor) is protected and splits the run (ST-16, ST-17).
       [header(6, 6, 1), 'after resume'].join('\n'),
-      [header(6, 6, 1), reply(6, 'six'), tool('run_code', c6!)].join('\n'),
+      [header(6, 6, 1), reply('six'), tool('run_code', c6!)].join('\n'),
     ]);
 
     // ST-11: the 55 KB read went to the model condensed, its first line the exact locators: two pages.
@@ -322,7 +322,7 @@ describe('slice-tape in a long real-DSH session', () => {
     const checkpoint = events.find((e) => e.type === 'user/message' && sourceOf(e).plugin === 'compact')!;
     const snapshots = events.filter((e) => e.type === 'user/message' && sourceOf(e).plugin === '@deepseek-ai/dsh-system-prompt');
     expect(messageText(checkpoint)).toBe(`${CompactionFrame.preamble}\n\n${CompactionFrame.open}## Primary Request and Intent\n- checkpoint${CompactionFrame.close}`);
-    expect(resumed.messages.slice(1).map((m) => m.content)).toEqual([messageText(checkpoint), [header(5, 5, 1), reply(5, 'recalled')].join('\n'), 'after resume', messageText(snapshots.at(-1)!)]);
+    expect(resumed.messages.slice(1).map((m) => m.content)).toEqual([messageText(checkpoint), [header(5, 5, 1), reply('recalled')].join('\n'), 'after resume', messageText(snapshots.at(-1)!)]);
   });
 });
 
@@ -356,7 +356,7 @@ describe('slice-tape beside DSH’s own tool-result pruner', () => {
       `[condensed tool result · turn 2 step 1 call 1 · ${part.length} chars · full text: expand_result({"seq":${r2.seq},"formatVersion":3})]\n${part.slice(0, 1200).join('')}…[+${part.length - 1800} chars]…${part.slice(-600).join('')}`,
     );
     // The tape points at the originals, whoever rewrote them on the surface (ST-22).
-    expect(messageText(events.find(isEntry)!)).toBe([header(1, 1, 1), reply(1, 'ok'), tool('read', r1, 'big.txt')].join('\n'));
+    expect(messageText(events.find(isEntry)!)).toBe([header(1, 1, 1), reply('ok'), tool('read', r1, 'big.txt')].join('\n'));
   });
 });
 
@@ -399,19 +399,19 @@ describe('slice-tape with the other three plugins in real DSH', () => {
       'turn 1', baseline,
       ...(superseded
         ? [
-          [header(1, 1, 1), '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply(1, 'one')].join('\n'),
+          [header(1, 1, 1), '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply('one')].join('\n'),
           [header(2, 2, 1), 'turn 2'].join('\n'),
           snapshot,
           [header(2, 2, 1), tool('read', r2, 'src/a.ts')].join('\n'),
         ]
         : [
           snapshot,
-          [header(1, 1, 1), reply(1, 'one')].join('\n'),
+          [header(1, 1, 1), reply('one')].join('\n'),
           [header(2, 2, 1), 'turn 2', tool('read', r2, 'src/a.ts')].join('\n'),
         ]),
       nested, rule,
-      [header(2, 2, 1), reply(2, 'two')].join('\n'),
-      [header(3, 3, 1), 'turn 3', reply(3, 'three')].join('\n'),
+      [header(2, 2, 1), reply('two')].join('\n'),
+      [header(3, 3, 1), 'turn 3', reply('three')].join('\n'),
       'turn 4',
     ]);
     // From the request that first carried each, every later request carries it unchanged, and the

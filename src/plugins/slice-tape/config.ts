@@ -17,6 +17,12 @@ export interface HistoryConfig {
   /** Hard cap on one new entry's text, in code points. */
   readonly entryMaxChars: number;
   /**
+   * Sealed replies up to this many code points stay verbatim; a longer one keeps its first two
+   * thirds and last third of this many around a `recall_turn` marker. 0 keeps every reply whole
+   * (issue 30: the reply is the largest part of an entry, and an entry is resent with every request).
+   */
+  readonly pinReplyChars: number;
+  /**
    * Code points of raw text the sealable turns must hold before the first entry is written; 0 seals
    * from the first completed turn (issue 30: while a session is short, its raw turns cost less than
    * recalling what sealing them would hide).
@@ -47,7 +53,7 @@ export interface SliceTapeConfig {
 export const DEFAULT_MAX_STEPS_PER_TURN = 50;
 export const DEFAULT_REASONING_EFFORT: ReasoningEffortDefault = 'low';
 export const REASONING_EFFORTS: readonly ReasoningEffortDefault[] = ['off', 'low', 'high', 'max', 'inherit'];
-export const DEFAULT_HISTORY: HistoryConfig = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000, startAfterChars: 0 };
+export const DEFAULT_HISTORY: HistoryConfig = { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000, pinReplyChars: 0, startAfterChars: 0 };
 export const DEFAULT_FOLD: FoldConfig = { enabled: true, pinSteps: 0, pinMaxChars: 8000, spillPreviewMinBytes: 50000, backoffAfterExpansions: 2 };
 /** `entryMaxChars` below this cannot hold the compact form of an entry. */
 export const MIN_ENTRY_MAX_CHARS = 256;
@@ -146,6 +152,7 @@ function resolveHistory(raw: Record<string, unknown>): HistoryConfig {
     pinFirstTurn: boolean(raw.pinFirstTurn, DEFAULT_HISTORY.pinFirstTurn, 'history.pinFirstTurn'),
     pinUserChars: integer(raw.pinUserChars, DEFAULT_HISTORY.pinUserChars, 'history.pinUserChars', 1, 'a positive safe integer'),
     entryMaxChars: integer(raw.entryMaxChars, DEFAULT_HISTORY.entryMaxChars, 'history.entryMaxChars', MIN_ENTRY_MAX_CHARS, `a safe integer >= ${MIN_ENTRY_MAX_CHARS}`),
+    pinReplyChars: integer(raw.pinReplyChars, DEFAULT_HISTORY.pinReplyChars, 'history.pinReplyChars', 0, 'a safe integer >= 0'),
     startAfterChars: integer(raw.startAfterChars, DEFAULT_HISTORY.startAfterChars, 'history.startAfterChars', 0, 'a safe integer >= 0'),
   };
 }

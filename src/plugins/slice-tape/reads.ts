@@ -189,7 +189,7 @@ export function readFacts(read: ReadRef, history: ReadHistory, label: (text: str
   const earlier = (history.prior.get(read.key) ?? []).filter((r) => r.turn < read.turn).at(-1);
   const where = (r: ReadRef): string => (r.block === undefined ? `dispatch seq ${r.seq}` : `seq ${r.seq}${r.block === 1 ? '' : ` block ${r.block}`}`);
   const cmp = earlier === undefined ? '' : `, ${earlier.fingerprint === read.fingerprint ? '=' : '≠'} turn ${earlier.turn} ${where(earlier)}`;
-  return `${read.lines} lines, ${read.fingerprint}${read.window === 'default' ? '' : `, window ${label(read.window)}`}${cmp}`;
+  return `${read.lines} lines${read.window === 'default' ? '' : `, window ${label(read.window)}`}${cmp}`;
 }
 
 /** Caps applied when an entry must shrink (ST-23 step 2); `undefined` fields mean no cap. */

@@ -4,9 +4,11 @@
 // as the last resort, by the compact form. Locators and recall calls are never cut.
 
 import { FULL_READ_INDEX, readFacts, readIndexLine, type ReadHistory, type ReadIndexCaps, type ReadRef } from './reads.js';
+import type { HistoryConfig } from './config.js';
 import { tailCodePoints, type TextOps } from './text.js';
 
-export const TAPE_PREFIX = '[slice tape v1 · turns ';
+/** The start every entry's header shares: `[slice tape v1 · turn N]` (one turn) or `[slice tape v1 · turns N-M · …]`. */
+export const TAPE_PREFIX = '[slice tape v1 · turn';
 /** Headers of entries written by earlier builds; they still parse as frozen entries (ST-19). */
 export const LEGACY_PREFIXES: readonly string[] = ['[slice checkpoint v1 · turns ', '# SESSION TAPE'];
 export const SNAPSHOT_NOTE_PREFIX = '[slice note · ';
@@ -62,9 +64,10 @@ interface Level {
   readonly verbatimUser: number;
   readonly userHead: number;
   readonly userTail: number;
-  /** Undefined: the reply is whole. */
-  readonly replyHead?: number;
-  readonly replyTail?: number;
+  /** Replies at most this long stay verbatim (pinReplyChars, Infinity when 0, or 0 once narrowing). */
+  readonly verbatimReply: number;
+  readonly replyHead: number;
+  readonly replyTail: number;
   readonly reads: ReadIndexCaps;
 }
 
@@ -81,10 +84,13 @@ export function excerpt(ops: TextOps, text: string, verbatimUpTo: number, head: 
   return `${ops.capCodePoints(text, head)}${marker(total - head - tail)}${tailCodePoints(ops, text, tail)}`;
 }
 
-/** `[reply slice-turn-N @sha256:<h>]\n<text>\n[end reply @sha256:<h>]`, h = 12 hex of SHA-256 of `text`. */
-export function replyFrame(ops: TextOps, turn: number, text: string): string {
+/**
+ * `[reply @<h>]\n<text>\n[end reply @<h>]`, h = 12 hex of SHA-256 of `text` (ST-21's frame, shortened by
+ * issue 30: the entry names the turn; the hash keeps a reply that quotes a marker from closing early).
+ */
+export function replyFrame(ops: TextOps, text: string): string {
   const h = ops.sha256Hex(text).slice(0, REPLY_HASH_HEX);
-  return `[reply slice-turn-${turn} @sha256:${h}]\n${text}\n[end reply @sha256:${h}]`;
+  return `[reply @${h}]\n${text}\n[end reply @${h}]`;
 }
 
 /** The in-entry stand-in for superseded snapshots (ST-17 [U]). */
@@ -95,8 +101,8 @@ export function snapshotNote(owners: readonly number[]): string {
 }
 
 /**
- * `[tool seq Q[ block B] · <name> "<subject>" · <size> chars[ · <read facts>][ · <pages>]]` (ST-22 as
- * issue 30 left it): `seq Q` (with `block B`) is the result's locator, `expand_result({"seq":Q,
+ * `[tool seq Q[ block B] · <name> "<subject>" · <size> chars[ · <pages>]]`, for a direct read
+ * `[tool seq Q · read "<path>" · <read facts>[ · <pages>]]` (ST-22 as issue 30 left it): `seq Q` (with `block B`) is the result's locator, `expand_result({"seq":Q,
  * "formatVersion":3[,"block":B]})` as the tool's description says, spelled out call by call only for a
  * result over one page; the subject tells which of a turn's calls it was; no turn or step number (the
  * entry names its turn; steps shift when a turn gains one). A direct read adds what the read index
@@ -108,20 +114,23 @@ export function toolLine(ops: TextOps, tool: ToolLine, history: ReadHistory, sub
   const cap = (text: string, max: number | undefined): string => (max !== undefined && ops.codePointLength(text) > max ? `${ops.capCodePoints(text, Math.max(1, max - 1))}…` : text);
   const subject = tool.subject === undefined ? '' : ` ${JSON.stringify(cap(tool.subject, subjectMax))}`;
   const read = tool.read === undefined ? '' : ` · ${readFacts(tool.read, history, (text) => cap(text, labelMax))}`;
-  return `[tool seq ${tool.seq}${tool.block === undefined ? '' : ` block ${tool.block}`} · ${tool.name}${subject} · ${tool.size} chars${read}${tool.pages === undefined ? '' : ` · ${tool.pages}`}]`;
+  // A read's size is the lines its facts give.
+  return `[tool seq ${tool.seq}${tool.block === undefined ? '' : ` block ${tool.block}`} · ${tool.name}${subject}${tool.read === undefined ? ` · ${tool.size} chars` : ''}${read}${tool.pages === undefined ? '' : ` · ${tool.pages}`}]`;
 }
 
 /**
  * The entry header (ST-20, shortened by issue 30: the recall guidance lives in the recall tools'
- * descriptions, sent once with the tools, instead of in every entry): the span and the count.
+ * descriptions, sent once with the tools, instead of in every entry): `[slice tape v1 · turn N]` for
+ * one turn, else the span and the count.
  */
 export function entryHeader(first: number, last: number, count: number): string {
-  return `${TAPE_PREFIX}${first}-${last} · ${count} turn(s) sealed]`;
+  if (first === last) return `${TAPE_PREFIX} ${first}]`;
+  return `${TAPE_PREFIX}s ${first}-${last} · ${count} turn(s) sealed]`;
 }
 
 /** The compact form, used when nothing else fits (ST-23 step 3 [U]). */
 export function compactEntry(first: number, last: number, count: number): string {
-  return `${TAPE_PREFIX}${first}-${last} · ${count} turn(s) sealed · details: recall_turn({"turn":"${first}"}); repeat for each turn through ${last}]`;
+  return `${TAPE_PREFIX}s ${first}-${last} · ${count} turn(s) sealed · details: recall_turn({"turn":"${first}"}); repeat for each turn through ${last}]`;
 }
 
 function renderAt(ops: TextOps, items: readonly TurnItem[], history: ReadHistory, level: Level): string {
@@ -137,8 +146,7 @@ function renderAt(ops: TextOps, items: readonly TurnItem[], history: ReadHistory
     });
     if (item.snapshots.length > 0) lines.push(snapshotNote(item.snapshots));
     if (item.reply !== '') {
-      const reply = level.replyHead === undefined ? item.reply : excerpt(ops, item.reply, 0, level.replyHead, level.replyTail!);
-      lines.push(replyFrame(ops, item.turn, reply));
+      lines.push(replyFrame(ops, excerpt(ops, item.reply, level.verbatimReply, level.replyHead, level.replyTail)));
     }
     if (item.reads.length > 0) lines.push(readIndexLine(item.reads, item.turn, history, ops, level.reads));
     for (const tool of item.tools) lines.push(toolLine(ops, tool, history, level.subject, level.reads.label));
@@ -150,13 +158,17 @@ function renderAt(ops: TextOps, items: readonly TurnItem[], history: ReadHistory
  * The reduction ladder of ST-23, with issue 30's change: a tool line is a result's locator, so it is
  * never dropped; excerpts, the read index and subjects narrow instead, then the compact form.
  */
-function levels(pinUserChars: number): Level[] {
-  const whole: Level = { subject: SUBJECT_MAX, verbatimUser: pinUserChars, userHead: USER_HEAD, userTail: USER_TAIL, reads: FULL_READ_INDEX };
+function levels(history: Pick<HistoryConfig, 'pinUserChars' | 'pinReplyChars'>): Level[] {
+  const pin = history.pinReplyChars;
+  // A pinned reply keeps two thirds of the pin from its head and a third from its tail.
+  const replyHead = pin === 0 ? REPLY_HEAD : Math.ceil((2 * pin) / 3);
+  const replyTail = pin === 0 ? REPLY_TAIL : pin - replyHead;
+  const whole: Level = { subject: SUBJECT_MAX, verbatimUser: history.pinUserChars, userHead: USER_HEAD, userTail: USER_TAIL, verbatimReply: pin === 0 ? Infinity : pin, replyHead, replyTail, reads: FULL_READ_INDEX };
   const ladder = [whole];
   for (const d of DIVISORS) {
     ladder.push({
       subject: Math.floor(SUBJECT_MAX / d), verbatimUser: 0, userHead: Math.floor(USER_HEAD / d), userTail: Math.floor(USER_TAIL / d),
-      replyHead: Math.floor(REPLY_HEAD / d), replyTail: Math.floor(REPLY_TAIL / d),
+      verbatimReply: 0, replyHead: Math.floor(Math.min(REPLY_HEAD, replyHead) / d), replyTail: Math.floor(Math.min(REPLY_TAIL, replyTail) / d),
       reads: { entries: Math.max(1, Math.floor(FULL_READ_INDEX.entries / d)), label: Math.floor(READ_LABEL / d), line: Math.floor(READ_LINE / d) },
     });
   }
@@ -167,10 +179,10 @@ function levels(pinUserChars: number): Level[] {
  * The text of one new entry for `items` (one or more sealed turns, in order), at most
  * `entryMaxChars` code points: the first level of the ladder that fits, else the compact form.
  */
-export function renderEntry(ops: TextOps, items: readonly TurnItem[], history: ReadHistory, pinUserChars: number, entryMaxChars: number): string {
-  for (const level of levels(pinUserChars)) {
+export function renderEntry(ops: TextOps, items: readonly TurnItem[], history: ReadHistory, config: Pick<HistoryConfig, 'pinUserChars' | 'pinReplyChars' | 'entryMaxChars'>): string {
+  for (const level of levels(config)) {
     const text = renderAt(ops, items, history, level);
-    if (ops.codePointLength(text) <= entryMaxChars) return text;
+    if (ops.codePointLength(text) <= config.entryMaxChars) return text;
   }
   const turns = items.map((i) => i.turn);
   return compactEntry(Math.min(...turns), Math.max(...turns), new Set(turns).size);

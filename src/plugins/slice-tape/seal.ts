@@ -166,7 +166,7 @@ export function planSeal(session: Session, pending: readonly Message[], options:
   if (options.history.startAfterChars > 0 && !session.events.some(isEntry) && rawChars(runs, options.ops) < options.history.startAfterChars) return [];
   const history = readHistory(ledger, options.ops, options.fingerprints);
   return runs.map((run) => ({
-    text: renderEntry(options.ops, collectItems(run, ledger, history, options.ops), history, options.history.pinUserChars, options.history.entryMaxChars),
+    text: renderEntry(options.ops, collectItems(run, ledger, history, options.ops), history, options.history),
     seqs: run.map((n) => n.seq),
   }));
 }

@@ -18,7 +18,7 @@ function loadError(config: unknown): string {
 const DEFAULTS = {
   maxStepsPerTurn: 50,
   defaultReasoningEffort: 'low',
-  history: { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000, startAfterChars: 0 },
+  history: { keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1200, entryMaxChars: 8000, pinReplyChars: 0, startAfterChars: 0 },
   fold: { enabled: true, pinSteps: 0, pinMaxChars: 8000, spillPreviewMinBytes: 50000, backoffAfterExpansions: 2 },
   digest: {},
   mode: 'slice',
@@ -55,6 +55,7 @@ describe('validation names the key', () => {
     [{ history: { entryMaxChars: 255 } }, 'history.entryMaxChars must be a safe integer >= 256, got 255 (at history.entryMaxChars)'],
     [{ history: { entryMaxChars: 2 ** 53 } }, 'history.entryMaxChars must be a safe integer >= 256, got 9007199254740992 (at history.entryMaxChars)'],
     [{ history: { startAfterChars: -1 } }, 'history.startAfterChars must be a safe integer >= 0, got -1 (at history.startAfterChars)'],
+    [{ history: { pinReplyChars: 2.5 } }, 'history.pinReplyChars must be a safe integer >= 0, got 2.5 (at history.pinReplyChars)'],
     [{ maxStepsPerTurn: 0 }, 'maxStepsPerTurn must be a positive integer, got 0 (at maxStepsPerTurn)'],
     [{ maxStepsPerTurn: '50' }, 'maxStepsPerTurn must be a positive integer, got "50" (at maxStepsPerTurn)'],
     [{ defaultReasoningEffort: 'medium' }, 'defaultReasoningEffort must be one of off | low | high | max | inherit, got "medium" (at defaultReasoningEffort)'],
@@ -73,7 +74,7 @@ describe('validation names the key', () => {
   });
 
   it('ST-05 boundary values are accepted', () => {
-    expect(validateConfig(tape.Config, { history: { keepRecentTurns: 0, entryMaxChars: 256, pinUserChars: 1 }, maxStepsPerTurn: 1 }).history).toEqual({ keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1, entryMaxChars: 256, startAfterChars: 0 });
+    expect(validateConfig(tape.Config, { history: { keepRecentTurns: 0, entryMaxChars: 256, pinUserChars: 1 }, maxStepsPerTurn: 1 }).history).toEqual({ keepRecentTurns: 0, pinFirstTurn: true, pinUserChars: 1, entryMaxChars: 256, pinReplyChars: 0, startAfterChars: 0 });
     for (const effort of ['off', 'low', 'high', 'max', 'inherit']) expect(validateConfig(tape.Config, { defaultReasoningEffort: effort }).defaultReasoningEffort).toBe(effort);
   });
 });
@@ -82,7 +83,7 @@ describe('unknown, inert and retired keys', () => {
   const valid = 'Valid keys: maxHistoryChars, maxRequestChars, maxStepsPerTurn, defaultReasoningEffort, digest, fold, history, mode.';
 
   it('ST-06 an unknown history key lists the valid ones', () => {
-    expect(loadError({ history: { keepRecent: 1 } })).toBe('invalid config:\n  - Unknown history configuration keepRecent; valid keys: keepRecentTurns, pinFirstTurn, pinUserChars, entryMaxChars, startAfterChars (at history.keepRecent)');
+    expect(loadError({ history: { keepRecent: 1 } })).toBe('invalid config:\n  - Unknown history configuration keepRecent; valid keys: keepRecentTurns, pinFirstTurn, pinUserChars, entryMaxChars, pinReplyChars, startAfterChars (at history.keepRecent)');
   });
 
   it('ST-06 an unknown top-level key suggests the nearest key within edit distance 2, ignoring case', () => {
@@ -96,7 +97,7 @@ describe('unknown, inert and retired keys', () => {
 
   it('ST-06 issue 32 item 13: a key Object.prototype answers (constructor, toString) is an unknown key, not a retired one', () => {
     expect(loadError({ constructor: 1 })).toBe(`invalid config:\n  - Unknown slice configuration key constructor. ${valid} (at constructor)`);
-    expect(loadError({ history: { toString: 1 } })).toBe('invalid config:\n  - Unknown history configuration toString; valid keys: keepRecentTurns, pinFirstTurn, pinUserChars, entryMaxChars, startAfterChars (at history.toString)');
+    expect(loadError({ history: { toString: 1 } })).toBe('invalid config:\n  - Unknown history configuration toString; valid keys: keepRecentTurns, pinFirstTurn, pinUserChars, entryMaxChars, pinReplyChars, startAfterChars (at history.toString)');
   });
 
   it('ST-07 maxRequestChars and maxHistoryChars parse, are dropped, and nothing warns', async () => {

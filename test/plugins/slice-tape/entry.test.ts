@@ -28,7 +28,14 @@ describe('header and turns', () => {
     await host.run('two', [{ text: 'r2' }]);
     host.use(tape, { history: { pinFirstTurn: false } });
     await host.run('three', [{ text: 'r3' }]);
-    expect(visibleEntries(host)).toEqual([[header(1, 2, 2), '[turn 1]', 'one', reply(1, 'r1'), '[turn 2]', 'two', reply(2, 'r2')].join('\n')]);
+    expect(visibleEntries(host)).toEqual([[header(1, 2, 2), '[turn 1]', 'one', reply('r1'), '[turn 2]', 'two', reply('r2')].join('\n')]);
+  });
+
+  it('ST-20 issue 30: an entry of one turn is headed by that turn alone, with no [turn N] line', async () => {
+    const host = tapeHost({ history: { pinFirstTurn: false } });
+    await host.run('one', [{ text: 'r1' }]);
+    await host.run('two', [{ text: 'r2' }]);
+    expect(visibleEntries(host)).toEqual([`[slice tape v1 · turn 1]\none\n${reply('r1')}`]);
   });
 });
 
@@ -38,7 +45,7 @@ describe('user text', () => {
     const host = tapeHost({ history: { pinFirstTurn: false } });
     await host.run(body, [{ text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), body, reply(1, 'ok')].join('\n'));
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), body, reply('ok')].join('\n'));
   });
 
   it('ST-21 a longer one keeps the first 600 and last 300 code points around …[+k chars, recall_turn]…', async () => {
@@ -46,7 +53,7 @@ describe('user text', () => {
     const host = tapeHost({ history: { pinFirstTurn: false } });
     await host.run(body, [{ text: 'ok' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), `${'字'.repeat(600)}…[+301 chars, recall_turn]…${'e'.repeat(300)}`, reply(1, 'ok')].join('\n'));
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), `${'字'.repeat(600)}…[+301 chars, recall_turn]…${'e'.repeat(300)}`, reply('ok')].join('\n'));
   });
 
   it('ST-21 pinUserChars sets the verbatim budget; text that fits head + tail is never cut', async () => {
@@ -56,8 +63,8 @@ describe('user text', () => {
     await host.run(long, [{ text: 'ok' }]);
     await host.run('end', [{ text: 'ok' }]);
     expect(visibleEntries(host)).toEqual([
-      [header(1, 1, 1), 'b'.repeat(900), reply(1, 'ok')].join('\n'),
-      [header(2, 2, 1), `${'a'.repeat(600)}…[+5 chars, recall_turn]…${'z'.repeat(300)}`, reply(2, 'ok')].join('\n'),
+      [header(1, 1, 1), 'b'.repeat(900), reply('ok')].join('\n'),
+      [header(2, 2, 1), `${'a'.repeat(600)}…[+5 chars, recall_turn]…${'z'.repeat(300)}`, reply('ok')].join('\n'),
     ]);
   });
 
@@ -72,7 +79,7 @@ describe('user text', () => {
     let steered = false;
     await host.run('first', [{ text: 'r1' }, { text: 'r1b' }]);
     await host.run('next', [{ text: 'ok' }]);
-    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), 'first', '[user]\nalso this', reply(1, 'r1b')].join('\n'));
+    expect(visibleEntries(host)[0]).toBe([header(1, 1, 1), 'first', '[user]\nalso this', reply('r1b')].join('\n'));
   });
 });
 
@@ -85,7 +92,40 @@ describe('reply frame', () => {
     await host.run('next', [{ text: 'ok' }]);
     const h = sha(text, 12);
     const seq = host.session.events.find((e) => e.type === 'tool/result')!.seq;
-    expect(visibleEntries(host)[0]).toBe(`${header(1, 1, 1)}\nq\n[reply slice-turn-1 @sha256:${h}]\n${text}\n[end reply @sha256:${h}]\n${toolLine(seq, 'echo', 1)}`);
+    expect(visibleEntries(host)[0]).toBe(`${header(1, 1, 1)}\nq\n[reply @${h}]\n${text}\n[end reply @${h}]\n${toolLine(seq, 'echo', 1)}`);
+  });
+});
+
+describe('pinReplyChars (issue 30)', () => {
+  const run = async (pinReplyChars: number, answer: string): Promise<string> => {
+    const host = tapeHost({ history: { pinFirstTurn: false, pinReplyChars } });
+    await host.run('q', [{ text: answer }]);
+    await host.run('next', [{ text: 'ok' }]);
+    return visibleEntries(host)[0]!;
+  };
+
+  it('ST-21 issue 30: a reply up to pinReplyChars code points is verbatim, and 0 (the default) keeps every reply whole', async () => {
+    const astral = '😀'.repeat(240);
+    expect(await run(240, astral)).toBe([header(1, 1, 1), 'q', reply(astral)].join('\n'));
+    const long = '字'.repeat(5000);
+    expect(await run(0, long)).toBe([header(1, 1, 1), 'q', reply(long)].join('\n'));
+  });
+
+  it('ST-21 issue 30: a longer reply keeps two thirds of pinReplyChars from its head and a third from its tail around …[+k chars, recall_turn]…, counted in code points; the hash is of the rendered excerpt', async () => {
+    const answer = '😀'.repeat(160) + 'm'.repeat(7) + '字'.repeat(80);
+    const kept = `${'😀'.repeat(160)}…[+7 chars, recall_turn]…${'字'.repeat(80)}`;
+    expect(await run(240, answer)).toBe([header(1, 1, 1), 'q', reply(kept)].join('\n'));
+    // A pin of 10: 7 from the head, 3 from the tail.
+    expect(await run(10, 'abcdefghijKLMNOPqrs')).toBe([header(1, 1, 1), 'q', reply('abcdefg…[+9 chars, recall_turn]…qrs')].join('\n'));
+  });
+
+  it('ST-23 issue 30: under entryMaxChars, a pinned reply narrows from its pinned excerpt, never back to the whole text', () => {
+    const item: TurnItem = { turn: 1, users: ['u'], snapshots: [], reply: 'r'.repeat(3000), tools: [], reads: [] };
+    const none = { reads: [], prior: new Map() } as const;
+    const pinned = renderEntry(engineText, [item], none, { pinUserChars: 1200, pinReplyChars: 240, entryMaxChars: 8000 });
+    expect(pinned).toBe([header(1, 1, 1), 'u', reply(`${'r'.repeat(160)}…[+2760 chars, recall_turn]…${'r'.repeat(80)}`)].join('\n'));
+    const narrowed = renderEntry(engineText, [item], none, { pinUserChars: 1200, pinReplyChars: 240, entryMaxChars: cp(pinned) - 1 });
+    expect(narrowed).toBe([header(1, 1, 1), 'u', reply(`${'r'.repeat(80)}…[+2880 chars, recall_turn]…${'r'.repeat(40)}`)].join('\n'));
   });
 });
 
@@ -98,7 +138,7 @@ describe('tool lines', () => {
     await host.run('next', [{ text: 'ok' }]);
     const results = host.session.events.filter((e) => e.type === 'tool/result').map((e) => e.seq);
     const entry = visibleEntries(host)[0]!;
-    expect(entry).toBe([header(1, 1, 1), 'q', reply(1, 'done'), ...texts.map((t, i) => toolLine(results[i]!, 'echo', cp(t)))].join('\n'));
+    expect(entry).toBe([header(1, 1, 1), 'q', reply('done'), ...texts.map((t, i) => toolLine(results[i]!, 'echo', cp(t)))].join('\n'));
     expect(entry.includes('"seventh"')).toBe(false);
   });
 
@@ -130,12 +170,12 @@ describe('tool lines', () => {
     const seq = host.session.events.find((ev) => ev.type === 'tool/result')!.seq;
     await host.run('again', [{ tools: [{ name: 'expand_result', id: 'x', input: { seq, formatVersion: 3 } }, { name: 'recall_turn', id: 't', input: { turn: 1 } }] }, { text: 'b' }]);
     await host.run('end', [{ text: 'c' }]);
-    expect(visibleEntries(host)[1]).toBe([header(2, 2, 1), 'again', reply(2, 'b')].join('\n'));
+    expect(visibleEntries(host)[1]).toBe([header(2, 2, 1), 'again', reply('b')].join('\n'));
   });
 
   it('ST-22 an unknown call id is named "tool"', () => {
     const item: TurnItem = { turn: 3, users: [], snapshots: [], reply: '', tools: [{ seq: 40, name: 'tool', size: 1 }], reads: [] };
-    expect(renderEntry(engineText, [item], { reads: [], prior: new Map() }, 1200, 8000)).toBe([header(3, 3, 1), toolLine(40, 'tool', 1)].join('\n'));
+    expect(renderEntry(engineText, [item], { reads: [], prior: new Map() }, { pinUserChars: 1200, pinReplyChars: 0, entryMaxChars: 8000 })).toBe([header(3, 3, 1), toolLine(40, 'tool', 1)].join('\n'));
   });
 });
 
@@ -148,29 +188,29 @@ describe('entryMaxChars', () => {
 
   it('ST-23 issue 30: tool lines are never dropped: subjects narrow with the excerpts, and the locators stay whole', () => {
     const items = [item(1, 'u', 'r', 6)];
-    const full = renderEntry(engineText, items, none, 1200, 8000);
-    const narrowed = renderEntry(engineText, items, none, 1200, cp(full) - 1);
+    const full = renderEntry(engineText, items, none, { pinUserChars: 1200, pinReplyChars: 0, entryMaxChars: 8000 });
+    const narrowed = renderEntry(engineText, items, none, { pinUserChars: 1200, pinReplyChars: 0, entryMaxChars: cp(full) - 1 });
     // Nothing else can narrow here, so the ladder goes down to subjects of 160 / 8 = 20 code points.
-    expect(narrowed).toBe([header(1, 1, 1), 'u', reply(1, 'r'), ...items[0]!.tools.map((t) => toolLine(t.seq, 'read', 12345, `${t.subject!.slice(0, 19)}…`))].join('\n'));
+    expect(narrowed).toBe([header(1, 1, 1), 'u', reply('r'), ...items[0]!.tools.map((t) => toolLine(t.seq, 'read', 12345, `${t.subject!.slice(0, 19)}…`))].join('\n'));
     expect(narrowed.match(/^\[tool seq \d+ · read "/gm)).toHaveLength(6);
-    expect(renderEntry(engineText, items, none, 1200, cp(full))).toBe(full);
+    expect(renderEntry(engineText, items, none, { pinUserChars: 1200, pinReplyChars: 0, entryMaxChars: cp(full) })).toBe(full);
   });
 
   it('ST-23 step 2: user and reply excerpts narrow, counted in code points, keeping the recall marker', () => {
     const user = '字'.repeat(1000);
     const answer = '😀'.repeat(2000);
     const three = item(1, user, answer, 3);
-    const text = renderEntry(engineText, [three], none, 1200, 2000);
+    const text = renderEntry(engineText, [three], none, { pinUserChars: 1200, pinReplyChars: 0, entryMaxChars: 2000 });
     // Half of 600/300 for the user and of 1400/500 for the reply; the tool lines stay (issue 30).
     const expectedReply = `${'😀'.repeat(700)}…[+1050 chars, recall_turn]…${'😀'.repeat(250)}`;
-    expect(text).toBe([header(1, 1, 1), `${'字'.repeat(300)}…[+550 chars, recall_turn]…${'字'.repeat(150)}`, reply(1, expectedReply), ...three.tools.map((t) => toolLine(t.seq, 'read', 12345, t.subject))].join('\n'));
+    expect(text).toBe([header(1, 1, 1), `${'字'.repeat(300)}…[+550 chars, recall_turn]…${'字'.repeat(150)}`, reply(expectedReply), ...three.tools.map((t) => toolLine(t.seq, 'read', 12345, t.subject))].join('\n'));
     expect(cp(text)).toBeLessThanOrEqual(2000);
     expect(text.length).toBeGreaterThan(2000); // UTF-16 length would have refused it: the cap is in code points
   });
 
   it('ST-23 step 3: when the backlog still does not fit, the compact per-turn recall guidance replaces the body', () => {
     const items = Array.from({ length: 40 }, (_, i) => item(i + 1, `question ${i + 1} ${'q'.repeat(50)}`, `answer ${'a'.repeat(50)}`));
-    const text = renderEntry(engineText, items, none, 1200, 256);
+    const text = renderEntry(engineText, items, none, { pinUserChars: 1200, pinReplyChars: 0, entryMaxChars: 256 });
     expect(text).toBe('[slice tape v1 · turns 1-40 · 40 turn(s) sealed · details: recall_turn({"turn":"1"}); repeat for each turn through 40]');
     expect(text).toBe(compactEntry(1, 40, 40));
   });
@@ -181,7 +221,7 @@ describe('entryMaxChars', () => {
     const turnItem = fc.record({ user: str(1500), reply: str(3000), tools: fc.integer({ min: 0, max: 8 }) });
     fc.assert(fc.property(fc.array(turnItem, { minLength: 1, maxLength: 6 }), fc.integer({ min: 256, max: 9000 }), (specs, cap) => {
       const items = specs.map((s, i) => item(i + 1, s.user, s.reply, s.tools));
-      const text = renderEntry(engineText, items, none, 1200, cap);
+      const text = renderEntry(engineText, items, none, { pinUserChars: 1200, pinReplyChars: 0, entryMaxChars: cap });
       expect(cp(text)).toBeLessThanOrEqual(cap);
       for (const match of text.matchAll(/expand_result\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"seq":\d+,"formatVersion":3\}$/);
       // Every tool line (issue 30: never dropped) unless the compact form replaced the body.
@@ -191,9 +231,9 @@ describe('entryMaxChars', () => {
         expect([...text.matchAll(/^\[tool seq (\d+) · /gm)].map((m) => Number(m[1]))).toEqual(items.flatMap((i) => i.tools.map((t) => t.seq)));
       }
       for (const match of text.matchAll(/recall_turn\(([^)]*)\)/g)) expect(match[1]).toMatch(/^\{"turn":"(\d+|<n>)"(,"view":"dialogue")?\}$/);
-      for (const match of text.matchAll(/\[reply slice-turn-(\d+) @sha256:([0-9a-f]{12})\]\n([\s\S]*?)\n\[end reply @sha256:([0-9a-f]{12})\]/g)) {
-        expect(match[2]).toBe(match[4]);
-        expect(match[2]).toBe(sha(match[3]!, 12));
+      for (const match of text.matchAll(/\[reply @([0-9a-f]{12})\]\n([\s\S]*?)\n\[end reply @([0-9a-f]{12})\]/g)) {
+        expect(match[1]).toBe(match[3]);
+        expect(match[1]).toBe(sha(match[2]!, 12));
       }
     }), { numRuns: 60 });
   });

@@ -88,7 +88,7 @@ describe('recall_turn', () => {
   it('ST-14 sealed turns stay recallable from the raw log, also after resume', async () => {
     const host = await session();
     const before = await callTool(host, 'recall_turn', { turn: 1, view: 'dialogue' });
-    expect(host.session.deriveMessages().map((m) => m.content[0]).some((b) => b?.type === 'text' && b.text.startsWith('[slice tape v1 · turns 1-1'))).toBe(true);
+    expect(host.session.deriveMessages().map((m) => m.content[0]).some((b) => b?.type === 'text' && b.text.startsWith('[slice tape v1 · turn 1]'))).toBe(true);
     await host.resume();
     expect(await callTool(host, 'recall_turn', { turn: 1, view: 'dialogue' })).toEqual(before);
   });

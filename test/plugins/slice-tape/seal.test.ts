@@ -19,10 +19,10 @@ describe('trigger and placement', () => {
       id: expect.any(String), role: 'user',
       content: [{ type: 'text', text: [
         header(1, 1, 1),
-        reply(1, 'a is 1.'),
+        reply('a is 1.'),
         // Fingerprint and size are those of what DSH's read logged (its envelope); the lines are the
         // file's the window shows; the read's facts ride on its line (issue 30).
-        toolLine(7, 'read', [...readResult('/repo/a.ts', 'export const a = 1;\n')].length, 'a.ts', `1 lines, ${sha(readResult('/repo/a.ts', 'export const a = 1;\n'), 8)}`),
+        toolLine(7, 'read', [...readResult('/repo/a.ts', 'export const a = 1;\n')].length, 'a.ts', '1 lines'),
       ].join('\n') }],
       source: { kind: 'plugin', plugin: 'slice:history' },
     });
@@ -61,14 +61,14 @@ describe('when sealing happens', () => {
     }, { prepend: true });
     await host.run('two', [{ tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { tools: [{ name: 'read', input: { file_path: 'a.ts' } }] }, { text: 'r2' }]);
     expect(counts).toEqual([1, 1, 1]);
-    expect(visibleEntries(host)).toEqual([[header(1, 1, 1), 'one', reply(1, 'r1')].join('\n')]);
+    expect(visibleEntries(host)).toEqual([[header(1, 1, 1), 'one', reply('r1')].join('\n')]);
   });
 
   it('ST-13 keepRecentTurns leaves the newest completed turns raw; sealing is unconditional beyond them', async () => {
     const host = tapeHost({ history: { keepRecentTurns: 2, pinFirstTurn: false } });
     for (const n of [1, 2, 3, 4]) await host.run(`q${n}`, [{ text: `a${n}` }]);
     // At turn 4's first step turns 1-3 are complete: 2 stay raw, turn 1 is sealed.
-    expect(surfaceTexts(host)).toEqual([[header(1, 1, 1), 'q1', reply(1, 'a1')].join('\n'), 'q2', 'a2', 'q3', 'a3', 'q4', 'a4']);
+    expect(surfaceTexts(host)).toEqual([[header(1, 1, 1), 'q1', reply('a1')].join('\n'), 'q2', 'a2', 'q3', 'a3', 'q4', 'a4']);
   });
 
   it('issue 30 history.startAfterChars: turns stay raw until the completed turns show that many code points; the first entry then covers them all, and every later turn is sealed whatever its size', async () => {
@@ -83,10 +83,10 @@ describe('when sealing happens', () => {
     // 12 code points at turn 4's first step: raw; 16 at turn 5's: turns 1-4 become one entry.
     expect(entryEvents(host)).toEqual([]);
     await host.run('q5', [{ text: 'a5' }]);
-    expect(visibleEntries(host)).toEqual([[header(1, 4, 4), ...[1, 2, 3, 4].flatMap((n) => [`[turn ${n}]`, `q${n}`, reply(n, `a${n}`)])].join('\n')]);
+    expect(visibleEntries(host)).toEqual([[header(1, 4, 4), ...[1, 2, 3, 4].flatMap((n) => [`[turn ${n}]`, `q${n}`, reply(`a${n}`)])].join('\n')]);
     // Once the tape has an entry, the next turn is sealed at once, small as it is.
     await host.run('q6', [{ text: 'a6' }]);
-    expect(visibleEntries(host).at(-1)).toBe([header(5, 5, 1), 'q5', reply(5, 'a5')].join('\n'));
+    expect(visibleEntries(host).at(-1)).toBe([header(5, 5, 1), 'q5', reply('a5')].join('\n'));
   });
 
   it('issue 30 history.startAfterChars counts what the request shows: a tool call\'s arguments and its result\'s text', async () => {
@@ -139,10 +139,10 @@ describe('frozen prefix', () => {
     await host.run('three', [{ text: 'r3' }]);
     const snapshot1 = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\nenv v1';
     // Turn 1: pinned user, live snapshot (protected), then its reply sealed behind them.
-    expect(before).toEqual(['one', snapshot1, [header(1, 1, 1), reply(1, 'r1')].join('\n'), 'two', 'r2']);
+    expect(before).toEqual(['one', snapshot1, [header(1, 1, 1), reply('r1')].join('\n'), 'two', 'r2']);
     expect(surfaceTexts(host)).toEqual([
-      'one', snapshot1, [header(1, 1, 1), reply(1, 'r1')].join('\n'),
-      [header(2, 2, 1), 'two', reply(2, 'r2')].join('\n'),
+      'one', snapshot1, [header(1, 1, 1), reply('r1')].join('\n'),
+      [header(2, 2, 1), 'two', reply('r2')].join('\n'),
       'three', 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\nenv v2', 'r3',
     ]);
   });
@@ -157,7 +157,7 @@ describe('protected nodes and runs', () => {
     env = 'env v2';
     await host.run('two', [{ text: 'r2' }]);
     expect(surfaceTexts(host)).toEqual([
-      [header(1, 1, 1), 'one', '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply(1, 'r1')].join('\n'),
+      [header(1, 1, 1), 'one', '[slice note · runtime-context snapshot superseded by a later one; not repeated here · verbatim: recall_turn({"turn":"1"})]', reply('r1')].join('\n'),
       'two', 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\nenv v2', 'r2',
     ]);
   });
@@ -170,7 +170,7 @@ describe('protected nodes and runs', () => {
     expect(surfaceTexts(host)).toEqual([
       [header(1, 1, 1), 'one'].join('\n'),
       'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\nenv',
-      [header(1, 1, 1), reply(1, 'r1')].join('\n'),
+      [header(1, 1, 1), reply('r1')].join('\n'),
       'two', 'r2',
     ]);
   });
@@ -185,8 +185,8 @@ describe('protected nodes and runs', () => {
     const [e1, e2, e3] = visibleEntries(host);
     expect(surfaceTexts(host)).toEqual([e1, '<system-reminder>\nnote after read\n</system-reminder>', e2, 'look<image>', e3, 'three', 'r3']);
     expect(e1!.split('\n').slice(0, 2)).toEqual([header(1, 1, 1), 'one']);
-    expect(e2).toBe([header(1, 1, 1), reply(1, 'r1')].join('\n'));
-    expect(e3).toBe([header(2, 2, 1), reply(2, 'seen')].join('\n'));
+    expect(e2).toBe([header(1, 1, 1), reply('r1')].join('\n'));
+    expect(e3).toBe([header(2, 2, 1), reply('seen')].join('\n'));
     const kept = host.session.deriveMessages().filter((m) => m.source.kind !== 'plugin');
     expect(kept.map((m) => m.source)).toEqual([{ kind: 'notes' }, { kind: 'user' }, { kind: 'user' }, { kind: 'model', provider: 'scripted', model: 'scripted' }]);
   });
@@ -195,11 +195,11 @@ describe('protected nodes and runs', () => {
     const pinned = tapeHost();
     await pinned.run('first', [{ text: 'r1' }]);
     await pinned.run('second', [{ text: 'r2' }]);
-    expect(surfaceTexts(pinned)).toEqual(['first', [header(1, 1, 1), reply(1, 'r1')].join('\n'), 'second', 'r2']);
+    expect(surfaceTexts(pinned)).toEqual(['first', [header(1, 1, 1), reply('r1')].join('\n'), 'second', 'r2']);
     const unpinned = tapeHost({ history: { pinFirstTurn: false } });
     await unpinned.run('first', [{ text: 'r1' }]);
     await unpinned.run('second', [{ text: 'r2' }]);
-    expect(surfaceTexts(unpinned)).toEqual([[header(1, 1, 1), 'first', reply(1, 'r1')].join('\n'), 'second', 'r2']);
+    expect(surfaceTexts(unpinned)).toEqual([[header(1, 1, 1), 'first', reply('r1')].join('\n'), 'second', 'r2']);
   });
 });
 
@@ -219,7 +219,7 @@ describe('unpaired tool segments', () => {
     const once = await session(false);
     expect(once.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([warning]);
     const checkpoint = `${CompactionFrame.preamble}\n\n${CompactionFrame.open}S${CompactionFrame.close}`;
-    expect(surfaceTexts(once)).toEqual([checkpoint, '<result c1>', 'r1', [header(2, 2, 1), 'two', reply(2, 'r2')].join('\n'), 'three', 'r3']);
+    expect(surfaceTexts(once)).toEqual([checkpoint, '<result c1>', 'r1', [header(2, 2, 1), 'two', reply('r2')].join('\n'), 'three', 'r3']);
     const resumed = await session(true);
     expect(resumed.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([warning, warning]);
   });
@@ -237,7 +237,7 @@ describe('legacy entries', () => {
     host.session.append('user/message', { content: [{ type: 'text', text: legacy }], source: { kind: 'plugin', plugin: 'slice-agent-loop' }, role: 'user', id: 'legacy-1' }, { surfaceOp: { op: 'replace', start: nodes[1]!, end: nodes[1]! }, sourceEventSeqs: [nodes[1]!] });
     await host.run('two', [{ text: 'r2' }]);
     await host.run('three', [{ text: 'r3' }]);
-    expect(surfaceTexts(host)).toEqual(['one', legacy, [header(2, 2, 1), 'two', reply(2, 'r2')].join('\n'), 'three', 'r3']);
+    expect(surfaceTexts(host)).toEqual(['one', legacy, [header(2, 2, 1), 'two', reply('r2')].join('\n'), 'three', 'r3']);
   });
 });
 
@@ -277,8 +277,8 @@ describe('more sealing cases', () => {
     // Turn 1's first nodes were sealed at turn 2's first step; the records logged after turn 1 ended
     // were still "open" then, and are sealed with turn 2 into an entry spanning both turns.
     expect(visibleEntries(host)).toEqual([
-      [header(1, 1, 1), 'one', reply(1, 'r1')].join('\n'),
-      [header(1, 2, 2), '[turn 1]', ...[['read', 2], ['grep', 1], ['read', 1]].map(([name, size], i) => `[tool seq ${multi} block ${i + 1} · ${name} · ${size} chars]`), '[turn 2]', 'two', reply(2, 'r2')].join('\n'),
+      [header(1, 1, 1), 'one', reply('r1')].join('\n'),
+      [header(1, 2, 2), '[turn 1]', ...[['read', 2], ['grep', 1], ['read', 1]].map(([name, size], i) => `[tool seq ${multi} block ${i + 1} · ${name} · ${size} chars]`), '[turn 2]', 'two', reply('r2')].join('\n'),
     ]);
   });
 });

@@ -42,23 +42,24 @@ export function sha(textValue: string, hex: number): string {
   return createHash('sha256').update(textValue, 'utf8').digest('hex').slice(0, hex);
 }
 
-/** The entry header for turns `n`-`m`, `k` turns (ST-20, shortened by issue 30: the span and the count). */
+/** The entry header for turns `n`-`m`, `k` turns (ST-20, shortened by issue 30: one turn named, else the span and the count). */
 export function header(n: number, m: number, k: number): string {
-  return `[slice tape v1 · turns ${n}-${m} · ${k} turn(s) sealed]`;
+  return n === m ? `[slice tape v1 · turn ${n}]` : `[slice tape v1 · turns ${n}-${m} · ${k} turn(s) sealed]`;
 }
 
-/** `[reply slice-turn-N @sha256:h]\n<text>\n[end reply @sha256:h]` with the reference hash. */
-export function reply(turn: number, body: string): string {
+/** `[reply @h]\n<text>\n[end reply @h]` with the reference hash (ST-21's frame as issue 30 left it). */
+export function reply(body: string): string {
   const h = sha(body, 12);
-  return `[reply slice-turn-${turn} @sha256:${h}]\n${body}\n[end reply @sha256:${h}]`;
+  return `[reply @${h}]\n${body}\n[end reply @${h}]`;
 }
 
 /**
  * A tape line locating one result (ST-22 as issue 30 has it): seq (the locator), tool and the call's
- * subject (JSON-quoted), size, then a direct read's facts and a paged result's calls; no turn, no step.
+ * subject (JSON-quoted), then its size, or a direct read's facts instead (its lines), and a paged
+ * result's calls; no turn, no step.
  */
 export function toolLine(seq: number, name: string, size: number, subject?: string, facts?: string, pages?: string): string {
-  return `[tool seq ${seq} · ${name}${subject === undefined ? '' : ` ${JSON.stringify(subject)}`} · ${size} chars${facts === undefined ? '' : ` · ${facts}`}${pages === undefined ? '' : ` · ${pages}`}]`;
+  return `[tool seq ${seq} · ${name}${subject === undefined ? '' : ` ${JSON.stringify(subject)}`}${facts === undefined ? ` · ${size} chars` : ` · ${facts}`}${pages === undefined ? '' : ` · ${pages}`}]`;
 }
 
 /** Runs a recall tool as the agent would and returns its text or its error text. */
