@@ -112,6 +112,19 @@ export const FILE_TOOL_NAMES: readonly string[] = [FileToolName.read, FileToolNa
 /** The Code Mode tool; `register` refuses this name for anyone but the host. */
 export const CODE_MODE_TOOL = 'run_code';
 
+/**
+ * DSH rc.8's guidance sections named after a family of tools instead of one tool (`tool:<family>`):
+ * dsh-tool-jobs's `tool:jobs` ("Track every background job id you start…") is about `job_list`,
+ * `job_output`, `job_kill`; dsh-tool-goal's `tool:goal` ("Use goal tools…") about the three goal
+ * tools; dsh-tool-cordis's `tool:cordis` ("# Dynamic Cordis Plugins") about its `cordis_*` tools.
+ * Every other `tool:<name>` section of rc.8 names its one tool.
+ */
+export const HOST_GUIDANCE_FAMILIES: Readonly<Record<string, { readonly tools?: readonly string[]; readonly prefix?: string }>> = {
+  jobs: { tools: ['job_list', 'job_output', 'job_kill'] },
+  goal: { tools: ['create_goal', 'get_goal', 'update_goal'] },
+  cordis: { prefix: 'cordis_' },
+};
+
 /** Row id of DSH's built-in instruction loader in the base bundle and in the stock agent presets (contract §11). */
 export const BUILTIN_INSTRUCTIONS_ROW = 'agent-instructions';
 /** The package (plugin `name` in a row) of DSH's built-in instruction loader. */

@@ -130,14 +130,16 @@ describe('cordis.patch.yml', () => {
     expect((validateConfig(Config, {}) as { defaultReasoningEffort: string }).defaultReasoningEffort).toBe('low');
   });
 
-  it('issue 30: the bundle starts the tape after 32,000 code points of raw turns and new sessions on the full profile; the plugins alone keep the spec\'s defaults (seal from turn 1 ST-13, profile none CP-31)', async () => {
+  it('issue 30: the bundle starts the tape after 32,000 code points of raw turns and new sessions on its own frugal profile; the plugins alone keep the spec\'s defaults (seal from turn 1 ST-13, profile none and only the built-ins CP-31)', async () => {
     const modules = await pluginModules();
     const tape = inserted().find((r) => r.id === 'slice-tape')!;
     expect((tape.config?.history as { startAfterChars?: number }).startAfterChars).toBe(32000);
     expect((validateConfig((modules.get(tape.name) as unknown as PluginModule).Config!, {}) as { history: { startAfterChars: number } }).history.startAfterChars).toBe(0);
     const profiles = inserted().find((r) => r.id === 'context-profiles')!;
-    expect(profiles.config).toEqual({ defaultProfile: 'full' });
-    expect((validateConfig((modules.get(profiles.name) as unknown as PluginModule).Config!, {}) as { defaultProfile?: string }).defaultProfile).toBeUndefined();
+    const config = profiles.config as { defaultProfile: string; profiles: { id: string }[] };
+    expect([Object.keys(config), config.defaultProfile, config.profiles.map((p) => p.id)]).toEqual([['defaultProfile', 'profiles'], 'frugal', ['frugal']]);
+    const own = validateConfig((modules.get(profiles.name) as unknown as PluginModule).Config!, {}) as { defaultProfile?: string; profiles?: unknown[] };
+    expect([own.defaultProfile, own.profiles]).toEqual([undefined, []]);
   });
 });
 

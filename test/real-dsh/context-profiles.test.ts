@@ -189,6 +189,52 @@ describe('deferral and tool_search in real DSH (CP-05, CP-08..CP-10)', () => {
   });
 });
 
+describe('the bundle’s own profile, frugal (issue 30, CP-10, CP-12, CP-31, CP-37)', () => {
+  /** What frugal defers of the tools DSH's web profile gives an agent (its standard preset: rc.8's headless tools but str_replace_editor, plus ask_user_question). */
+  const FRUGAL_DEFERRED = ['create_goal', 'exit_plan_mode', 'get_goal', 'interrupt_agent', 'job_kill', 'job_list', 'job_output', 'list_agents', 'ralph', 'read_image', 'send_message', 'skill', 'subagent', 'subagent_fork', 'todo_write', 'update_goal', 'web_search', 'workflow'];
+
+  it('issue 30 CP-31 CP-10 CP-12 CP-37 the whole bundle with no state file: the session starts on frugal (recorded, written with the built-ins), DSH’s other tools deferred behind tool_search and still running, their family guidance gone; DSH’s panel API lists it and switches away from it', async () => {
+    // One DSH start for all of it (a real-DSH start costs seconds); str_replace_editor, which only the
+    // headless profile has, is resolved against rc.8's headless list in config-profiles.test.ts.
+    const host = dshHost({ ...WEB });
+    const turn = await host.run('frugal', [
+      { tools: [{ name: TOOL_SEARCH, input: { query: 'job_' } }] },
+      { tools: [{ name: 'job_list', input: {} }] },
+      { text: 'done' },
+    ]);
+    const [first, second, third] = turn.requests;
+    expect(names(first!)).toEqual(['ask_user_question', 'bash', 'edit', 'expand_result', 'glob', 'grep', 'memory', 'read', 'recall_search', 'recall_step', 'recall_turn', 'write', ...FRUGAL_DEFERRED, TOOL_SEARCH].sort());
+    // CP-10: tool_search gives the three job tools' full definitions, whose first sentences the placeholders are; a deferred tool runs.
+    const found = JSON.parse(lastResult(second!)) as { name: string; description: string }[];
+    expect(found.map((t) => t.name).sort()).toEqual(['job_kill', 'job_list', 'job_output']);
+    for (const t of found) expect([t.name, toolOf(first!, t.name).description]).toEqual([t.name, firstSentence(t.description)]);
+    expect(lastResult(third!)).not.toContain('unknown tool');
+    // CP-12: DSH's guidance for background jobs and goals is named after the family (tool:jobs, tool:goal), none of whose tools is injected.
+    const system = String(first!.messages[0]!.content);
+    expect([system.includes('Track every background job id'), system.includes('Use goal tools')]).toEqual([false, false]);
+    const file = readState(host);
+    expect([file.lastUsedId, file.sessions, file.profiles.map((p) => [p.id, p.name])]).toEqual(['frugal', { [host.sessionId!]: 'frugal' }, [['full', '完整'], ['lean', '精简'], ['minimal', '极简'], ['frugal', '节俭']]]);
+    // CP-37: the panel's API lists it beside the built-ins with its state per tool, and a session switches away from it.
+    const token = await pageToken(host.webUrl!);
+    const get = async (path: string) => (await fetch(`${host.webUrl}/session-context-config/api/${path}?id=${host.sessionId}`, { headers: withToken(token) })).json();
+    const state = await get('state') as { lastUsedId: string; profiles: Profile[]; catalog: { name: string; states: Record<string, { effective: string }> }[] };
+    expect([state.lastUsedId, state.profiles.map((p) => p.id)]).toEqual(['frugal', ['full', 'lean', 'minimal', 'frugal']]);
+    const of = (tool: string) => Object.fromEntries(Object.entries(state.catalog.find((t) => t.name === tool)!.states).map(([id, s]) => [id, s.effective]));
+    expect([of('bash'), of('job_list'), of('web_search')]).toEqual([
+      { full: 'inject', lean: 'inject', minimal: 'inject', frugal: 'inject' },
+      { full: 'inject', lean: 'inject', minimal: 'inject', frugal: 'defer' },
+      { full: 'inject', lean: 'inject', minimal: 'hidden', frugal: 'defer' },
+    ]);
+    const session = async () => (await get('session')) as { profile: string; tools: Record<string, string> };
+    // job_list was found through tool_search (loaded); web_search is still deferred.
+    expect([(await session()).profile, (await session()).tools.job_list, (await session()).tools.web_search]).toEqual(['frugal', 'loaded', 'defer']);
+    const post = await fetch(`${host.webUrl}/session-context-config/api/session`, { method: 'POST', headers: withToken(token, { 'content-type': 'application/json' }), body: JSON.stringify({ id: host.sessionId, profile: 'full' }) });
+    expect(post.status).toBe(200);
+    expect([(await session()).profile, (await session()).tools.web_search, readState(host).sessions]).toEqual(['full', 'inject', { [host.sessionId!]: 'full' }]);
+    expect(stderrOf(host)).toBe('');
+  });
+});
+
 describe('the panel and API on DSH’s web server (CP-37, CP-38, CP-UI)', () => {
   it('CP-37 CP-UI-05 the page from DSH’s own server lists the preset’s tools; a profile edited and saved there is what the next session gets', async () => {
     const host = dshHost({ ...WEB }).use('context-profiles');

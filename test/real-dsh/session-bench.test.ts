@@ -48,7 +48,7 @@ describe('npm run bench:session, in a few turns', () => {
       expect(r.totals.cost).toBeCloseTo(r.requests.reduce((n, q) => n + q.miss + q.hit / 10, 0), 6);
       expect(r.requests.every((q) => q.hit % 64 === 0 && q.hit + q.miss === q.tokens && q.toolTokens + q.messageTokens === q.tokens)).toBe(true);
     }
-    // Tools are billed apart: the bundle sends its own (recall tools, memory, tool_search) and defers DSH's rarely used ones (the full profile).
+    // Tools are billed apart: the bundle sends its own (recall tools, memory, tool_search) and defers DSH's others (its frugal profile).
     expect(bundle.totals.toolTokens / bundle.totals.requests).not.toBe(stock.totals.toolTokens / stock.totals.requests);
 
     expect(bundle.fidelity.filter((f) => f.kind === 'expand_result').length).toBeGreaterThanOrEqual(4);

@@ -36,8 +36,8 @@ export const inject = ['tools', 'systemPrompt'];
  * @param config - the validated config.
  */
 export function apply(ctx: Context, config: Config): void {
-  const { dshHome, panelPeers, panelHosts, defaultProfile } = resolveConfig(config, hostRuntime(ctx));
-  const store = new StateStore(dshHome.path, ctx.logger, undefined, defaultProfile);
+  const { dshHome, panelPeers, panelHosts, defaultProfile, profiles: extra } = resolveConfig(config, hostRuntime(ctx));
+  const store = new StateStore(dshHome.path, ctx.logger, undefined, { lastUsedId: defaultProfile, profiles: extra });
   store.load();
   const profiles = new Profiles(ctx, store);
   registerAdditionalRules(ctx, (agent) => profiles.baselineOf(agent));

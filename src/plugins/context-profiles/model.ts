@@ -145,13 +145,15 @@ export function defaultBaseline(): Baseline {
 }
 
 /**
- * A missing state file reads as this (CP-31): the built-ins, no session, and `lastUsedId` `none`, or
- * the profile the plugin's `defaultProfile` names (the bundle's row: `full`, issue 30).
+ * A missing state file reads as this (CP-31): the built-ins, then the profiles the plugin's config
+ * adds (`profiles`: the bundle's `frugal`, issue 30), no session, and `lastUsedId` `none` or the
+ * profile the config's `defaultProfile` names.
  * @param lastUsedId - the profile new sessions start with until one is chosen; default `none`.
+ * @param extra - profiles a fresh state holds besides the built-ins (already normalized; copied).
  * @returns a fresh default state.
  */
-export function defaultState(lastUsedId: string = NONE): State {
-  return { version: STATE_VERSION, lastUsedId, profiles: builtinProfiles(), sessions: {}, baseline: defaultBaseline() };
+export function defaultState(lastUsedId: string = NONE, extra: readonly Profile[] = []): State {
+  return { version: STATE_VERSION, lastUsedId, profiles: [...builtinProfiles(), ...extra.map((p) => structuredClone(p))], sessions: {}, baseline: defaultBaseline() };
 }
 
 /** CP-18: the two persona slots, their section names and orders. */

@@ -31,7 +31,8 @@ export class NewerStateError extends StateError {
 
 /** The keys each level of the state defines; any other key is kept as it is. */
 const STATE_KEYS = ['version', 'lastUsedId', 'profiles', 'sessions', 'baseline'];
-const PROFILE_KEYS = ['id', 'name', 'groups', 'servers', 'tools', 'prompt', 'contexts', 'sections', 'channels', 'summaries'];
+/** The keys a profile defines (CP-03); a stored profile keeps any other, a config profile may not have one. */
+export const PROFILE_KEYS: readonly string[] = ['id', 'name', 'groups', 'servers', 'tools', 'prompt', 'contexts', 'sections', 'channels', 'summaries'];
 const PROMPT_KEYS = ['prefix', 'suffix'];
 const SLOT_KEYS = ['enabled', 'override', 'text'];
 const BASELINE_KEYS = ['contract', 'cardReceipt', 'untrustedDownload', 'custom'];
@@ -94,7 +95,8 @@ export function isSwitchableSection(name: string): boolean {
 }
 
 type Raw = Record<string, unknown>;
-const isRecord = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** Whether `v` is a JSON object (not null, not a list). */
+export const isRecord = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Where a read reports what it had to drop or replace (a shape error, as opposed to a documented

@@ -3,7 +3,7 @@
 // `tool_search` exists while something is deferred, and every refresh is incremental so unchanged
 // registrations keep their identity (the host admits tools per step by object identity).
 
-import { CODE_MODE_TOOL, type Agent, type Context, type ToolDefinition, type ToolSchema } from '../../host/index.js';
+import { CODE_MODE_TOOL, HOST_GUIDANCE_FAMILIES, type Agent, type Context, type ToolDefinition, type ToolSchema } from '../../host/index.js';
 import { fromEntries } from './json.js';
 import type { Effective, Profile } from './model.js';
 import { placeholderOf, TOOL_SEARCH, toolSearchTool } from './placeholders.js';
@@ -224,9 +224,17 @@ export class SessionTools {
     this.refresh();
   }
 
-  /** The names of tools whose guidance sections (`tool:<name>`) must not appear (CP-12). */
+  /**
+   * CP-12: whether the guidance section `tool:<name>` must not appear: its tool is hidden or
+   * deferred, or, for a section DSH names after a family of tools (HOST_GUIDANCE_FAMILIES: `jobs`,
+   * `goal`, `cordis`), the session has tools of the family and none of them is injected.
+   */
   withoutGuidance(name: string): boolean {
     const state = this.#states.get(name);
-    return state === 'hidden' || state === 'defer';
+    if (state !== undefined) return state !== 'inject';
+    const family = Object.hasOwn(HOST_GUIDANCE_FAMILIES, name) ? HOST_GUIDANCE_FAMILIES[name]! : undefined;
+    if (family === undefined) return false;
+    const members = [...this.#states].filter(([tool]) => (family.tools?.includes(tool) ?? false) || (family.prefix !== undefined && tool.startsWith(family.prefix)));
+    return members.length > 0 && members.every(([, effective]) => effective !== 'inject');
   }
 }

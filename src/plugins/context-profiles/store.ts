@@ -46,6 +46,12 @@ const SNAPSHOTS_KEPT = 32;
 /** Hex digits of a snapshot's revision. */
 const REVISION_HEX = 16;
 
+/** What a store starts from while there is no state file (config `defaultProfile` and `profiles`). */
+export interface FreshState {
+  readonly lastUsedId: string;
+  readonly profiles: readonly Profile[];
+}
+
 /** What the last read found, for the API (the panel shows it) and the log. */
 export type LoadReport =
   | { readonly kind: 'missing' }
@@ -99,11 +105,18 @@ export class StateStore {
    * @param home - the DSH home holding the file.
    * @param logger - where problems with the file are reported.
    * @param io - the file operations (node:fs unless a test injects faults).
-   * @param initialProfile - what `lastUsedId` is while there is no readable file (config `defaultProfile`).
+   * @param fresh - what the state is while there is no readable file: its `lastUsedId` (config
+   *   `defaultProfile`) and the profiles it holds besides the built-ins (config `profiles`). The first
+   *   write makes it the file; a file that exists is never given them.
    */
-  constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFileOpsSync, readonly initialProfile: string = NONE) {
+  constructor(readonly home: string, readonly logger: Pick<Logger, 'warn'>, readonly io: StoreIo = nodeFileOpsSync, readonly fresh: FreshState = { lastUsedId: NONE, profiles: [] }) {
     this.path = join(home, STATE_FILE);
-    this.#state = defaultState(initialProfile);
+    this.#state = this.#defaults();
+  }
+
+  /** The state without a readable file (CP-31 and the config, see `fresh`). */
+  #defaults(): State {
+    return defaultState(this.fresh.lastUsedId, this.fresh.profiles);
   }
 
   /** The state as last read or written (do not mutate; use the methods). */
@@ -317,9 +330,9 @@ export class StateStore {
    */
   #read(path: string): DiskRead & { readonly bytes?: Uint8Array } {
     const info = this.io.lstat(path);
-    if (info === undefined) return { state: defaultState(this.initialProfile), report: { kind: 'missing' }, rewrite: false };
+    if (info === undefined) return { state: this.#defaults(), report: { kind: 'missing' }, rewrite: false };
     if (info.type !== 'file') {
-      return { state: defaultState(this.initialProfile), report: { kind: 'refused', reason: `is ${describeEntryType(info.type)}; context-profiles reads and replaces only a regular file` }, rewrite: false };
+      return { state: this.#defaults(), report: { kind: 'refused', reason: `is ${describeEntryType(info.type)}; context-profiles reads and replaces only a regular file` }, rewrite: false };
     }
     const stamp = path === this.path ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : undefined;
     if (stamp !== undefined && this.#seen?.stamp === stamp && Date.now() - info.mtimeMs > STAMP_SETTLED_MS) return this.#seen.read;
@@ -328,11 +341,11 @@ export class StateStore {
     try {
       ({ bytes, size } = this.io.readPrefix(path, STATE_LIMITS.stateBytes + 1));
     } catch (error) {
-      return { state: defaultState(this.initialProfile), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true };
+      return { state: this.#defaults(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true };
     }
     if (size > STATE_LIMITS.stateBytes) {
       const reason = `is ${count(size)} bytes; the limit is ${count(STATE_LIMITS.stateBytes)}, so context-profiles neither reads nor writes it (it stays as it is): shrink it or move it away`;
-      return { state: defaultState(this.initialProfile), report: { kind: 'refused', reason }, rewrite: false, stamp };
+      return { state: this.#defaults(), report: { kind: 'refused', reason }, rewrite: false, stamp };
     }
     if (path === this.path && this.#bytes !== undefined && Buffer.compare(bytes, this.#bytes) === 0) {
       return { state: this.#state, report: { kind: 'current' }, rewrite: false, bytes, stamp };
@@ -345,9 +358,9 @@ export class StateStore {
       if (error instanceof NewerStateError) {
         // Item 10: a newer package's file is its to write; this one must not move it aside at every step.
         const reason = `is version ${error.version}, written by a newer dsh-context-engine (this one reads up to version ${STATE_VERSION}), so this one neither uses nor writes it: update the package`;
-        return { state: defaultState(this.initialProfile), report: { kind: 'refused', reason }, rewrite: false, stamp };
+        return { state: this.#defaults(), report: { kind: 'refused', reason }, rewrite: false, stamp };
       }
-      return { state: defaultState(this.initialProfile), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true, bytes };
+      return { state: this.#defaults(), report: { kind: 'corrupt', keptAt: path, reason: message(error) }, rewrite: true, bytes };
     }
   }
 
