@@ -130,10 +130,10 @@ describe('cordis.patch.yml', () => {
     expect((validateConfig(Config, {}) as { defaultReasoningEffort: string }).defaultReasoningEffort).toBe('low');
   });
 
-  it('issue 30: the bundle starts the tape after 32,000 code points of raw turns and new sessions on its own frugal profile; the plugins alone keep the spec\'s defaults (seal from turn 1 ST-13, profile none and only the built-ins CP-31)', async () => {
+  it('issue 30: the bundle starts the tape after 48,000 code points of raw turns and new sessions on its own frugal profile; the plugins alone keep the spec\'s defaults (seal from turn 1 ST-13, profile none and only the built-ins CP-31)', async () => {
     const modules = await pluginModules();
     const tape = inserted().find((r) => r.id === 'slice-tape')!;
-    expect((tape.config?.history as { startAfterChars?: number }).startAfterChars).toBe(32000);
+    expect((tape.config?.history as { startAfterChars?: number }).startAfterChars).toBe(48000);
     expect((validateConfig((modules.get(tape.name) as unknown as PluginModule).Config!, {}) as { history: { startAfterChars: number } }).history.startAfterChars).toBe(0);
     const profiles = inserted().find((r) => r.id === 'context-profiles')!;
     const config = profiles.config as { defaultProfile: string; profiles: { id: string }[] };

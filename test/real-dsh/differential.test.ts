@@ -217,7 +217,7 @@ describe('the simulated host makes the requests real DSH makes (differential)', 
     }],
     ['all four plugins, as the bundle mounts them: three turns with reads, memory, sealing and recall', {
       rows: ['workspace-context', 'auto-memory', 'slice-tape', 'context-profiles'], files, homeFiles,
-      // As the bundle mounts them but two issue 30 defaults: the tape starts at turn 1 (its 32,000
+      // As the bundle mounts them but two issue 30 defaults: the tape starts at turn 1 (its 48,000
       // code points would keep these three turns raw), and no profile until one is chosen (the full
       // profile defers DSH's own rarely used tools, which the simulated host does not have).
       configs: {

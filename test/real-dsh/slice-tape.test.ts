@@ -100,7 +100,7 @@ describe('slice-tape’s tools and step cap in real DSH', () => {
 const TAPE = '[slice tape v1 · ';
 /**
  * The bundle's slice-tape row with the tape starting at turn 1: the row's history.startAfterChars
- * (32,000, issue 30) would keep these few short turns raw, and these tests are about the entries.
+ * (48,000, issue 30) would keep these few short turns raw, and these tests are about the entries.
  */
 const TAPE_FROM_TURN_1 = { defaultReasoningEffort: 'inherit', history: { startAfterChars: 0 } };
 /** Log records a `recall_turn` full page lists (ST-29). */

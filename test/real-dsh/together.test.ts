@@ -27,7 +27,7 @@ describe('the four plugins together in real DSH (X-11)', () => {
       },
     });
     // The bundle's slice-tape row with the tape starting at turn 1: its history.startAfterChars
-    // (32,000, issue 30) would keep these three short turns raw, and this test is about the entries.
+    // (48,000, issue 30) would keep these three short turns raw, and this test is about the entries.
     host.patch({ id: 'slice-tape', config: { defaultReasoningEffort: 'inherit', history: { startAfterChars: 0 } } });
     const turns = [
       await host.run('turn 1', [
