@@ -4,17 +4,21 @@
 
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
-import { compileGlobs, sha1Hex, truncateUtf8, utf8Length } from '../engine/index.js';
+import { compileGlobs, sha1Hex } from '../engine/index.js';
 import type { FileSystem } from '../host/index.js';
 import { readCandidate, type Probe, type Read } from '../plugins/workspace-context/files.js';
-import { INTRO, renderBlock, type ByteBudget, type RenderItem } from '../plugins/workspace-context/render.js';
+import { engineBudget, INTRO, renderBlock, type ByteBudget, type RenderItem } from '../plugins/workspace-context/render.js';
 
 /** Which implementation runs. */
 export type BenchPath = 'wasm' | 'js';
 
-/** Buffer's byte count and the encode–slice–decode cut DSH's loader uses (the compose baseline). */
+/**
+ * Buffer's byte count and the encode–slice–decode cut DSH's loader uses (the compose baseline): a
+ * block fits when `Buffer.byteLength` of it is within the budget, counted every time, as DSH counts it.
+ */
 export const bufferBudget: ByteBudget = {
   utf8Length: (text) => Buffer.byteLength(text, 'utf8'),
+  fitsUtf8: (text, maxBytes) => Buffer.byteLength(text, 'utf8') <= maxBytes,
   truncateUtf8(text, maxBytes) {
     let cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');
     while (Buffer.byteLength(cut, 'utf8') > maxBytes) cut = cut.slice(0, -1);
@@ -87,38 +91,52 @@ export function readAnswer(outcomes: readonly ReadOutcome[]): string {
 }
 
 /**
- * Composes every baseline under `maxBytes` and returns the total length of the texts. Timed runs keep
- * only sizes: holding tens of thousands of baselines at once would time the garbage collector.
+ * Composes every baseline under `maxBytes` and returns the total length of the texts plus the sum of
+ * their last code units. Timed runs keep only these: holding tens of thousands of baselines at once
+ * would time the garbage collector. Reading a block's last unit makes V8 flatten the joined string
+ * (one copy), as whatever uses the block next (DSH serializing it into a request) would: the
+ * JavaScript path's byte count has flattened it already, the engine's fit test, which answers most
+ * blocks from their length, has not, and leaving the copy to later would move work out of the phase
+ * rather than save it. On a flat string the read costs nothing.
  * @param path which implementation
  * @param chains each baseline's files
  * @param maxBytes the message budget
- * @returns the total length
+ * @returns the total length and last units
  */
 export function composeAll(path: BenchPath, chains: readonly (readonly RenderItem[])[], maxBytes: number): number {
   const budget = path === 'wasm' ? undefined : bufferBudget;
   let total = 0;
-  for (const items of chains) total += renderBlock(items, INTRO, maxBytes, budget).text.length;
+  for (const items of chains) {
+    const { text } = renderBlock(items, INTRO, maxBytes, budget);
+    total += text.length + (text.length === 0 ? 0 : text.charCodeAt(text.length - 1));
+  }
   return total;
 }
 
 /**
  * Whether composing through the engine and through Buffer gives the same baselines, in one pass:
- * every count and cut renderBlock asks for is answered by both and compared, and renderBlock is the
+ * every fit, count and cut renderBlock asks for is answered by both and compared, and renderBlock is the
  * same code for both, so equal answers make equal baselines.
  * @param chains each baseline's files
  * @param maxBytes the message budget
+ * @param engine the answers checked against Buffer's: the engine's (a test passes a wrong one)
  * @returns true when every answer agreed
  */
-export function composeAgrees(chains: readonly (readonly RenderItem[])[], maxBytes: number): boolean {
+export function composeAgrees(chains: readonly (readonly RenderItem[])[], maxBytes: number, engine: ByteBudget = engineBudget): boolean {
   let agree = true;
   const both: ByteBudget = {
     utf8Length(text) {
-      const n = utf8Length(text);
+      const n = engine.utf8Length(text);
       if (n !== bufferBudget.utf8Length(text)) agree = false;
       return n;
     },
+    fitsUtf8(text, max) {
+      const fits = engine.fitsUtf8(text, max);
+      if (fits !== bufferBudget.fitsUtf8(text, max)) agree = false;
+      return fits;
+    },
     truncateUtf8(text, bytes) {
-      const cut = truncateUtf8(text, bytes);
+      const cut = engine.truncateUtf8(text, bytes);
       const theirs = bufferBudget.truncateUtf8(text, bytes);
       if (cut.text !== theirs.text || cut.bytes !== theirs.bytes) agree = false;
       return cut;

@@ -5,7 +5,7 @@
 // WASM instance.
 export { sha1Hex, sha256Hex, createDigest, digestMany } from './digest.js';
 export type { Digest, DigestAlgorithm, DigestInput } from './digest.js';
-export { utf8Length, truncateUtf8 } from './utf8.js';
+export { utf8Length, fitsUtf8, truncateUtf8 } from './utf8.js';
 export type { Utf8Truncation } from './utf8.js';
 export { codePointLength, capCodePoints } from './text.js';
 export { readBounded } from './read.js';

@@ -20,6 +20,25 @@ export function utf8Length(text: string): number {
 }
 
 /**
+ * Whether the UTF-8 encoding of `text` is at most `maxBytes` bytes: `utf8Length(text) <= maxBytes`,
+ * answered without counting where the string's length settles it. A code unit is one to three UTF-8
+ * bytes (a surrogate pair is two units and four bytes; a lone surrogate is U+FFFD, three), so a
+ * string of n units has between n and 3n bytes: n * 3 <= maxBytes fits, n > maxBytes does not, and
+ * only a string between the two is counted (on the path utf8Length takes).
+ * @param text any string
+ * @param maxBytes a non-negative integer, or Infinity
+ * @returns true when its UTF-8 length is at most `maxBytes`
+ */
+export function fitsUtf8(text: string, maxBytes: number): boolean {
+  expectString('fitsUtf8', 'text', text);
+  expectLimit('fitsUtf8', 'maxBytes', maxBytes, true);
+  const n = text.length;
+  if (n * 3 <= maxBytes) return true;
+  if (n > maxBytes) return false;
+  return byteCount(text) <= maxBytes;
+}
+
+/**
  * The byte count on the path that answers sooner (paths.ts): Buffer for short strings and for any
  * string V8 holds one byte per unit (Node counts those with SIMD, no transcoding; WASM would have to
  * copy them in as UTF-16 first: told by eight sampled units up to SAMPLED_LOOK_UNITS, by the first 256

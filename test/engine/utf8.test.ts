@@ -3,8 +3,9 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { truncateUtf8, utf8Length } from '../../src/engine/index.js';
-import { anyText, binaryText, codeUnits } from '../support/arbitraries.js';
+import { fitsUtf8, truncateUtf8, utf8Length } from '../../src/engine/index.js';
+import { SAMPLED_LOOK_UNITS, SMALL_UTF8_UNITS } from '../../src/engine/paths.js';
+import { anyText, binaryText, codeUnits, textUnit } from '../support/arbitraries.js';
 import { expectError } from '../support/errors.js';
 import { byteLength, referenceTruncate, utf8 } from '../support/reference.js';
 import { onEveryPath } from '../support/engine-paths.js';
@@ -156,6 +157,44 @@ onEveryPath(() => {
       fc.assert(fc.property(codeUnits(150).chain((text) => fc.tuple(fc.constant(text), budget(text))), ([text, max]) => {
         checkTruncation(text, max);
       }), { numRuns: 300 });
+    });
+  });
+
+  describe('fitsUtf8', () => {
+    /** Budgets on both sides of each threshold of a string of n units and b bytes: 3n (fits without a count), n (cannot fit), b (the count). */
+    const budgets = (n: number, b: number): number[] => [0, 1, n - 1, n, n + 1, 3 * n - 1, 3 * n, 3 * n + 1, b - 1, b, b + 1].filter((m) => m >= 0);
+    const agrees = (text: string, max: number): void => {
+      expect(fitsUtf8(text, max), `${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)} (${text.length} units, ${byteLength(text)} bytes) within ${max}`).toBe(byteLength(text) <= max);
+    };
+
+    it('X-05 equals Buffer.byteLength(text) <= maxBytes on both sides of n, 3n and the byte count, lone surrogates included', () => {
+      fc.assert(fc.property(fc.oneof(anyText(200), codeUnits(200)), fc.nat({ max: 700 }), (text, max) => {
+        for (const m of [...budgets(text.length, byteLength(text)), max]) agrees(text, m);
+      }), { numRuns: 300 });
+    });
+
+    it.each([SMALL_UTF8_UNITS - 1, SMALL_UTF8_UNITS + 1, SAMPLED_LOOK_UNITS + 1])('X-05 strings of %i units (the count\'s paths) at every threshold', (length) => {
+      const ofLength = fc.array(textUnit, { minLength: length, maxLength: length }).map((units) => units.join('').slice(0, length));
+      fc.assert(fc.property(fc.oneof(ofLength, fc.constant('a'.repeat(length)), ofLength.map((t) => `${'a'.repeat(length - 1)}${t.slice(-1)}`)), (text) => {
+        for (const m of budgets(text.length, byteLength(text))) agrees(text, m);
+      }), { numRuns: 15 });
+    });
+
+    it('X-05 exact boundaries: one, two, three and four bytes a code point, and U+FFFD for a lone surrogate', () => {
+      for (const n of [1, 2, 7, 100, 5000]) {
+        for (const [unit, bytes] of [['a', 1], ['é', 2], ['中', 3], ['\uD800', 3], ['\uDFFF', 3], ['😀', 4]] as const) {
+          const text = unit.repeat(n);
+          expect([fitsUtf8(text, n * bytes), fitsUtf8(text, n * bytes - 1)], `${n} × ${JSON.stringify(unit)}`).toEqual([true, false]);
+        }
+      }
+      expect([fitsUtf8('', 0), fitsUtf8('a', 0), fitsUtf8('😀'.repeat(9), Infinity), fitsUtf8('\uDC00\uD800', 6), fitsUtf8('\uDC00\uD800', 5)]).toEqual([true, false, true, true, false]);
+    });
+
+    it('X-05 a bad budget or text is the error truncateUtf8 gives, naming fitsUtf8', () => {
+      expectError(() => fitsUtf8('a', -1), RangeError, 'fitsUtf8: maxBytes must be an integer from 0 to 9007199254740991 or Infinity, got -1');
+      expectError(() => fitsUtf8('a', NaN), RangeError, 'fitsUtf8: maxBytes must be an integer from 0 to 9007199254740991 or Infinity, got NaN');
+      expectError(() => fitsUtf8('a', '3' as never), TypeError, 'fitsUtf8: maxBytes must be a number, got "3"');
+      expectError(() => fitsUtf8(null as never, 3), TypeError, 'fitsUtf8: text must be a string, got null');
     });
   });
 

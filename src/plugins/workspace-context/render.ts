@@ -2,7 +2,7 @@
 // caller passes display paths and file text and gets the message text back with which inputs it
 // represents. Bytes are counted and text is cut by the WASM engine.
 
-import { truncateUtf8, utf8Length } from '../../engine/index.js';
+import { fitsUtf8, truncateUtf8, utf8Length } from '../../engine/index.js';
 import { escapeReminder, frameReminder } from '../../host/index.js';
 
 /** WC-17: the baseline intro. */
@@ -21,11 +21,17 @@ export type SectionKind = 'baseline' | 'set' | 'replace' | 'remove';
 /** How bytes are counted and text is cut; the engine's by default (benches swap in `Buffer`'s). */
 export interface ByteBudget {
   utf8Length(text: string): number;
+  /**
+   * Whether `text` is at most `maxBytes` UTF-8 bytes: `utf8Length(text) <= maxBytes`. The question
+   * every fit test asks; the engine answers most of them from the string's length without counting.
+   */
+  fitsUtf8(text: string, maxBytes: number): boolean;
   /** The longest prefix within `maxBytes` UTF-8 bytes that does not split a code point, and its size. */
   truncateUtf8(text: string, maxBytes: number): { readonly text: string; readonly bytes: number };
 }
 
-const engineBudget: ByteBudget = { utf8Length, truncateUtf8 };
+/** The engine's answers: what renderBlock uses unless a caller passes another budget. */
+export const engineBudget: ByteBudget = { utf8Length, fitsUtf8, truncateUtf8 };
 
 /** One input of a message block. */
 export interface RenderItem {
@@ -91,8 +97,8 @@ function framed(notice: string, intro: string, sections: readonly string[]): str
  * counts and cuts; the engine does unless a caller (a bench) passes another.
  */
 export function renderBlock(items: readonly RenderItem[], intro: string, maxBytes: number, budget: ByteBudget = engineBudget): RenderedBlock {
-  const { utf8Length, truncateUtf8 } = budget;
-  const fits = (text: string): boolean => utf8Length(text) <= maxBytes;
+  const { utf8Length, fitsUtf8, truncateUtf8 } = budget;
+  const fits = (text: string): boolean => fitsUtf8(text, maxBytes);
   const paths = items.map((item) => item.path);
   const full = framed('', intro, items.map((item) => sectionText(item, item.content)));
   if (fits(full)) return { text: full, represented: items.map(() => true), omitted: [] };
@@ -141,7 +147,7 @@ export function renderBlock(items: readonly RenderItem[], intro: string, maxByte
  */
 export function renderEmptyReplacement(maxBytes: number): string {
   const text = frameReminder(EMPTY_REPLACEMENT);
-  return utf8Length(text) <= maxBytes ? text : truncateUtf8(EMPTY_REPLACEMENT, maxBytes).text;
+  return fitsUtf8(text, maxBytes) ? text : truncateUtf8(EMPTY_REPLACEMENT, maxBytes).text;
 }
 
 /** The intro of a baseline block: the normal one, prefixed when it supersedes a visible baseline. */
