@@ -6,7 +6,7 @@
 // 1–4 globs and 3× with 24 or more. A run whose ratio is under a target but whose interval reaches
 // it is "short by less than the spread" (the issue's stop rule).
 //
-//   npm run bench:repos [-- --dir /tmp/dsh-bench-repos] [--runs 2] [--monorepo] [--only NAME] [--json FILE]
+//   npm run bench:repos [-- --dir /tmp/dsh-bench-repos] [--runs 2] [--monorepo] [--only NAME] [--json FILE] [--rounds N] [--processes N] [--sample-ms MS]
 //
 // --monorepo adds the generated 100,000-file monorepo of `npm run bench:monorepo` (55 rule files, 50
 // globs; about a minute to write the first time).
@@ -58,6 +58,8 @@ interface Report {
   phases: Figures[];
   whole: Figures & { steps: { js: Record<string, number>; wasm: Record<string, number> } };
   machine: { loadAverage: number[] };
+  /** The command's wall time, measured here. */
+  wallMs?: number;
 }
 
 /** Generates `profile` under `dir` unless the same options are there already; returns the repository and its rules. */
@@ -79,8 +81,9 @@ function prepare(profile: Profile, dir: string): { repo: string; rules: string }
 }
 
 function bench(repo: string, rules: string, extra: readonly string[]): Report {
+  const start = performance.now();
   const out = execFileSync(process.execPath, [CLI, 'bench', repo, '--rules-from', rules, '--json', ...extra], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return JSON.parse(out) as Report;
+  return { ...(JSON.parse(out) as Report), wallMs: performance.now() - start };
 }
 
 const x = (r: number | null | undefined): string => (r == null ? '–' : `${r.toFixed(2)}×`);
@@ -134,9 +137,12 @@ export function repoBenches(options: { dir: string; runs: number; monorepo: bool
 
 if (process.argv[1]?.endsWith('repos.js')) {
   const { values } = parseArgs({
-    options: { dir: { type: 'string' }, runs: { type: 'string' }, monorepo: { type: 'boolean' }, only: { type: 'string' }, json: { type: 'string' }, rounds: { type: 'string' }, 'sample-ms': { type: 'string' } },
+    options: { dir: { type: 'string' }, runs: { type: 'string' }, monorepo: { type: 'boolean' }, only: { type: 'string' }, json: { type: 'string' }, rounds: { type: 'string' }, processes: { type: 'string' }, 'sample-ms': { type: 'string' } },
   });
-  const extra = [...(values.rounds !== undefined ? ['--rounds', values.rounds] : []), ...(values['sample-ms'] !== undefined ? ['--sample-ms', values['sample-ms']] : [])];
+  const extra = [
+    ...(values.rounds !== undefined ? ['--rounds', values.rounds] : []), ...(values.processes !== undefined ? ['--processes', values.processes] : []),
+    ...(values['sample-ms'] !== undefined ? ['--sample-ms', values['sample-ms']] : []),
+  ];
   const started = new Date();
   const load = loadavg();
   const { lines, reports } = repoBenches({ dir: values.dir ?? '/tmp/dsh-bench-repos', runs: Number(values.runs ?? 2), monorepo: values.monorepo === true, extra, ...(values.only !== undefined ? { only: values.only } : {}) });

@@ -8,7 +8,7 @@ import { CliError } from './env.js';
 import { count, formatBytes, table, visible, visibleLine } from './report.js';
 
 /** The report version `--compare` reads (BENCH_SCHEMA_VERSION; a literal here, as bench.ts imports this file). */
-const BENCH_SCHEMA = 3;
+const BENCH_SCHEMA = 4;
 
 /** Largest previous report `--compare` reads. */
 const MAX_PREVIOUS_BYTES = 64 * 1024 * 1024;
@@ -169,7 +169,10 @@ export function renderBench(r: BenchReport): string {
       : [p.phase, p.phase === 'whole run' ? `${count(p.items, p.unit)}, end to end` : count(p.items, p.unit), String(p.runsPerSample), spread(p.js), spread(p.wasm), ratioText(p)]),
   ]), '');
   const confidence = r.whole.interval === null ? '' : ` (${(r.whole.interval.confidence * 100).toFixed(1)}% interval)`;
-  out.push(`time per run: median (min–max) of ${count(r.options.rounds, 'round')}, each sample at least ${r.options.sampleMs} ms of runs; ratio: the median of the rounds' JavaScript ÷ WASM${confidence}, above 1 the engine is faster`);
+  const processes = r.options.processes;
+  out.push(processes > 1
+    ? `time per run: median (min–max) of ${count(r.options.rounds * processes, 'round')} in ${processes} fresh processes, each sample at least ${r.options.sampleMs} ms of runs; ratio: the median of the processes' own (each the median of its rounds' JavaScript ÷ WASM)${confidence.replace(' interval', ' interval over the processes')}, above 1 the engine is faster`
+    : `time per run: median (min–max) of ${count(r.options.rounds, 'round')}, each sample at least ${r.options.sampleMs} ms of runs; ratio: the median of the rounds' JavaScript ÷ WASM${confidence}, above 1 the engine is faster`);
   const steps = (s: StepTimes) => `listing ${ms(s.list)}, discovery ${ms(s.discover)}, read ${ms(s.read)}, compose ${ms(s.compose)}, glob ${ms(s.glob)}`;
   if (r.whole.ratio !== null) out.push(`whole run, median per step: WASM ${steps(r.whole.steps.wasm)}; JavaScript ${steps(r.whole.steps.js)}`);
   out.push(`${r.date}, Node ${r.node} on ${m.platform} ${m.arch}, ${m.cpu}, ${count(m.cores, 'core')}, ${formatBytes(m.memoryBytes)}, load average ${m.loadAverage.join(' ')}`);

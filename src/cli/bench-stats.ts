@@ -43,6 +43,11 @@ export interface PhaseFigures {
   readonly verdict: Verdict | null;
   /** The lowest and highest per-round ratio. */
   readonly roundRatios: { readonly min: number; readonly max: number } | null;
+  /**
+   * When the rounds ran in several processes: each process's own ratio (the median of its rounds'),
+   * in process order; `ratio` is their median and `interval` is taken over them.
+   */
+  readonly processRatios?: readonly number[];
 }
 
 /**
@@ -139,4 +144,32 @@ export function phaseFigures(phase: string, items: number, unit: string, runsPer
 export function runsFor(pilotMs: number, sampleMs: number, maxRuns: number): number {
   if (!(pilotMs > 0)) return maxRuns;
   return Math.max(1, Math.min(maxRuns, Math.ceil(sampleMs / pilotMs)));
+}
+
+/**
+ * The figures of a phase measured in several fresh processes, from each process's own figures. A
+ * process keeps its JIT's choices, its heap and its memory layout for its whole life, and they move
+ * a phase's ratio by a few percent from one process to the next (bench/README.md): rounds in one
+ * process share that offset, so an interval over them describes that process, not a rerun. Here each
+ * process gives one ratio, the median of its rounds' ratios; the phase's ratio is the median of
+ * those, and its interval the distribution-free interval of their median (medianInterval: with 6
+ * processes their lowest to their highest, 96.9%), so process-to-process variation is inside it.
+ * Samples are every round of every process; runs per sample the median of the processes' own.
+ * @param parts the phase's figures from each process (phaseFigures), in process order
+ * @returns the pooled figures
+ */
+export function pooledFigures(parts: readonly PhaseFigures[]): PhaseFigures {
+  const first = parts[0]!;
+  const measured = parts.filter((p) => p.js !== undefined && p.wasm !== undefined);
+  if (measured.length === 0) return { phase: first.phase, items: first.items, unit: first.unit, ratio: null, interval: null, verdict: null, roundRatios: null };
+  const js = measured.flatMap((p) => p.js!.samples);
+  const wasm = measured.flatMap((p) => p.wasm!.samples);
+  const perRound = js.map((t, i) => t / wasm[i]!);
+  const processRatios = measured.map((p) => median(p.js!.samples.map((t, i) => t / p.wasm!.samples[i]!)));
+  const interval = medianInterval(processRatios);
+  return {
+    phase: first.phase, items: first.items, unit: first.unit, runsPerSample: Math.round(median(measured.map((p) => p.runsPerSample ?? 1))),
+    js: summarize(js), wasm: summarize(wasm), ratio: median(processRatios), interval, verdict: verdictOf(interval),
+    roundRatios: { min: Math.min(...perRound), max: Math.max(...perRound) }, processRatios,
+  };
 }

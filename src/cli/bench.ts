@@ -12,8 +12,10 @@
 // back, each sample after a full collection off the clock; the ratio is the median of the rounds'
 // ratios with a 95% interval (bench-stats.ts).
 
+import { fork } from 'node:child_process';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { HomeEnvironment } from '../host/index.js';
@@ -21,20 +23,29 @@ import { displayDirectory } from '../plugins/workspace-context/files.js';
 import type { RenderItem } from '../plugins/workspace-context/render.js';
 import { composeAgrees, composeAll, matchAll, matchDigest, readAll, readAnswer, type BenchPath, type ReadOutcome } from './bench-paths.js';
 import { compareReports, readPrevious, renderBench, type Comparison } from './bench-report.js';
-import { median, phaseFigures, runsFor, type PhaseFigures } from './bench-stats.js';
+import { median, phaseFigures, pooledFigures, runsFor, type PhaseFigures } from './bench-stats.js';
 import { baselineChains, discover, unreadFiles, type Skipped, type Workload, type WorkloadOptions } from './bench-workload.js';
+import { CliError } from './env.js';
 import { progress, type Progress } from './progress.js';
 
 export { bufferBudget, readWithNodeCrypto } from './bench-paths.js';
 
 /** The version of the `--json` report's shape; `--compare` reads only reports of this version. */
-export const BENCH_SCHEMA_VERSION = 3;
+export const BENCH_SCHEMA_VERSION = 4;
 /** The most runs one sample may take (a phase of a few microseconds). */
 const MAX_RUNS_PER_SAMPLE = 20_000;
 
 export interface BenchCommandOptions {
   readonly maxBytes: number;
+  /** Timed rounds in each process. */
   readonly rounds: number;
+  /**
+   * Fresh processes the rounds run in, one after another (1: all in this one). Each process has its
+   * own JIT, heap and memory layout, which stay put for its life and move a phase's ratio by a few
+   * percent from one process to the next; the interval is taken over the processes, so that it
+   * holds what a rerun shows. Default 1 here, DEFAULT_BENCH_PROCESSES on the command line.
+   */
+  readonly processes?: number;
   /** The shortest sample (ms); 0 times one run per sample. */
   readonly sampleMs: number;
   readonly json?: boolean;
@@ -68,7 +79,10 @@ export interface BenchReport {
   readonly node: string;
   readonly v8: string;
   readonly options: {
+    /** Rounds in each process. */
     readonly rounds: number;
+    /** Processes the rounds ran in; the interval is over their ratios when there are several. */
+    readonly processes: number;
     readonly sampleMs: number;
     readonly maxBytes: number;
     readonly rulesFrom: string | null;
@@ -185,9 +199,43 @@ export async function benchCommand(
   workspace: { readonly dir: string; readonly cwd: string }, options: BenchCommandOptions, environment: HomeEnvironment, print: (text: string) => void,
 ): Promise<BenchReport> {
   const date = new Date().toISOString();
-  collect ??= exposeCollector();
   const previous = options.compare === undefined ? undefined : readPrevious(resolve(environment.processCwd, options.compare));
   const show = options.json !== true;
+  const processes = options.processes ?? 1;
+  const report = processes <= 1
+    ? await measure(workspace, options, environment, { show, date, firstRound: 0 })
+    : await inProcesses(workspace, options, environment, { show, date, processes });
+  const final = previous === undefined ? report : { ...report, comparison: compareReports(previous, report) };
+  print(options.json ? JSON.stringify(final, null, 2) : renderBench(final));
+  return final;
+}
+
+/** How one process measures: whether bars show, the report's date, which round it starts at (for the order's alternation), and where a finished round is told. */
+export interface MeasureSettings {
+  readonly show: boolean;
+  readonly date: string;
+  /** The index of this process's first round among all processes' rounds: round i times WASM first when i is even. */
+  readonly firstRound: number;
+  /** Called after every timed round of every phase with the rounds done so far (a child process tells its parent). */
+  readonly onRound?: (done: number) => void;
+}
+
+/** Phases (read+digest, compose, glob, and the whole run) a process times, for the bar's total. */
+const TIMED_PHASES = 4;
+
+/**
+ * Every phase, timed in this process: discovery, the answers' check, `options.rounds` rounds.
+ * @param workspace the directory and the session cwd (absolute)
+ * @param options the command's options
+ * @param environment the process facts
+ * @param settings bars, date, the first round's index
+ * @returns the report of this process's rounds (no comparison)
+ */
+export async function measure(
+  workspace: { readonly dir: string; readonly cwd: string }, options: BenchCommandOptions, environment: HomeEnvironment, settings: MeasureSettings,
+): Promise<BenchReport> {
+  collect ??= exposeCollector();
+  const { show, date } = settings;
   // Bars appear once there is something to count: a walk reports every 1,000 files (git answers at once).
   const bars: { list?: Progress; probe?: Progress } = {};
   const workloadOptions: WorkloadOptions = {
@@ -252,6 +300,10 @@ export async function benchCommand(
   const whole: Phase = { phase: 'whole run', items: () => about.files.listed, unit: 'file', run: async (p) => steps[p].push(await wholeRun(p, workloadOptions)) };
   // Rounds for the bar: a phase with nothing to measure is skipped (compose's count is known after read).
   const bar = progress(options.rounds * (phases.length + 1), 'timing', show);
+  const tick = (n: number) => {
+    bar.update(n);
+    settings.onRound?.(n);
+  };
   const samples = new Map<string, { js: number[]; wasm: number[]; runs: number }>();
   let done = 0;
   for (const p of [...phases, whole]) {
@@ -263,6 +315,7 @@ export async function benchCommand(
     }
     if (p.items() === 0) {
       done += options.rounds;
+      tick(done);
       continue;
     }
     const s = { js: [] as number[], wasm: [] as number[], runs: 1 };
@@ -282,12 +335,12 @@ export async function benchCommand(
       s.js.length = 0;
       s.wasm.length = 0;
     } else {
-      bar.update(++done);
+      tick(++done);
     }
     for (let round = s.js.length; round < options.rounds; round++) {
       // Alternate the order so that neither path always runs on a warmer machine.
-      for (const path of round % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path), s.runs));
-      bar.update(++done);
+      for (const path of (settings.firstRound + round) % 2 === 0 ? (['wasm', 'js'] as const) : (['js', 'wasm'] as const)) s[path].push(await time(() => p.run(path), s.runs));
+      tick(++done);
     }
   }
   bar.stop();
@@ -298,15 +351,93 @@ export async function benchCommand(
 
   const report: BenchReport = {
     schemaVersion: BENCH_SCHEMA_VERSION, date, machine: machine(), node: process.version, v8: process.versions.v8,
-    options: { rounds: options.rounds, sampleMs: options.sampleMs, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
+    options: { rounds: options.rounds, processes: 1, sampleMs: options.sampleMs, maxBytes: options.maxBytes, rulesFrom: options.rulesFrom ?? null, globs: options.glob ?? [], exclude: options.exclude ?? [] },
     directory: workspace.dir, cwd: displayDirectory(workspace.dir, workspace.cwd), projectRoot: displayDirectory(workspace.dir, about.root),
     projectRootMarker: about.marker ?? null, files: about.files, candidatesProbed: about.candidatesProbed, instructionFiles: about.instructionFiles,
     ruleFiles: about.ruleFiles, globs: about.globs, baselines, skipped: [...about.skipped, ...unread], warnings: about.warnings,
     phases: phases.map(figures), whole: { ...figures(whole), steps: { js: medianSteps(steps.js), wasm: medianSteps(steps.wasm) } },
   };
-  const final = previous === undefined ? report : { ...report, comparison: compareReports(previous, report) };
-  print(options.json ? JSON.stringify(final, null, 2) : renderBench(final));
-  return final;
+  return report;
+}
+
+/** What a child process of `inProcesses` is sent: what `measure` takes. */
+export interface ChildRequest {
+  readonly workspace: { readonly dir: string; readonly cwd: string };
+  readonly options: BenchCommandOptions;
+  readonly environment: HomeEnvironment;
+  readonly date: string;
+  readonly firstRound: number;
+}
+
+/** What a child process sends back: rounds done, then its report or its error. */
+export type ChildMessage =
+  | { readonly kind: 'round'; readonly done: number }
+  | { readonly kind: 'report'; readonly report: BenchReport }
+  | { readonly kind: 'error'; readonly message: string; readonly hint?: string; readonly cli: boolean };
+
+/** The module a child process runs (lib/cli/bench-child.js beside this one). */
+const CHILD = fileURLToPath(new URL('./bench-child.js', import.meta.url));
+
+/** Runs `measure` in a fresh Node process and resolves to its report; its failure is this one's. */
+function measureInChild(request: ChildRequest, onRound: (done: number) => void): Promise<BenchReport> {
+  return new Promise((resolvePromise, reject) => {
+    const child = fork(CHILD, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+    let stderr = '';
+    let outcome: BenchReport | Error | undefined;
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => void (stderr = (stderr + text).slice(-4096)));
+    child.on('message', (message: ChildMessage) => {
+      if (message.kind === 'round') onRound(message.done);
+      else if (message.kind === 'report') outcome = message.report;
+      else outcome = message.cli ? new CliError(message.message, message.hint) : new Error(message.message);
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (outcome instanceof Error) reject(outcome);
+      else if (outcome !== undefined && code === 0) resolvePromise(outcome);
+      else reject(new Error(`bench: a measuring process ended with ${signal ?? `code ${code}`} before its report${stderr === '' ? '' : `: ${stderr.trim()}`}`));
+    });
+    child.send(request);
+  });
+}
+
+/**
+ * `measure` in `processes` fresh processes, one after another, each with `options.rounds` rounds
+ * (the order of the paths alternating across all of them), and one report of them all: a phase's
+ * ratio is the median of the processes' own ratios, its interval taken over them (pooledFigures).
+ * The workloads must be the same in every process (the tree did not change meanwhile).
+ */
+async function inProcesses(
+  workspace: { readonly dir: string; readonly cwd: string }, options: BenchCommandOptions, environment: HomeEnvironment,
+  settings: { readonly show: boolean; readonly date: string; readonly processes: number },
+): Promise<BenchReport> {
+  const started = machine();
+  const perProcess = options.rounds * TIMED_PHASES;
+  const bar = progress(settings.processes * perProcess, `timing in ${settings.processes} processes`, settings.show);
+  const childOptions: BenchCommandOptions = {
+    maxBytes: options.maxBytes, rounds: options.rounds, sampleMs: options.sampleMs, processes: 1, glob: options.glob ?? [], exclude: options.exclude ?? [],
+    ...(options.rulesFrom !== undefined ? { rulesFrom: options.rulesFrom } : {}),
+  };
+  const reports: BenchReport[] = [];
+  try {
+    for (let i = 0; i < settings.processes; i++) {
+      const request: ChildRequest = { workspace, options: childOptions, environment: { ...environment, env: { ...environment.env } }, date: settings.date, firstRound: i * options.rounds };
+      reports.push(await measureInChild(request, (done) => bar.update(i * perProcess + done)));
+    }
+  } finally {
+    bar.stop();
+  }
+  const first = reports[0]!;
+  const facts = (r: BenchReport) => JSON.stringify([r.files, r.instructionFiles, r.ruleFiles, r.globs, r.baselines, r.candidatesProbed]);
+  if (reports.some((r) => facts(r) !== facts(first))) {
+    throw new CliError('bench: the workload changed between the measuring processes (files, instruction files, rules or baselines differ)', 'rerun on a tree nothing writes to meanwhile');
+  }
+  const steps = (path: BenchPath): StepTimes => medianSteps(reports.map((r) => r.whole.steps[path]));
+  return {
+    ...first, machine: started,
+    options: { ...first.options, processes: settings.processes },
+    phases: first.phases.map((_, j) => pooledFigures(reports.map((r) => r.phases[j]!))),
+    whole: { ...pooledFigures(reports.map((r) => r.whole)), steps: { js: steps('js'), wasm: steps('wasm') } },
+  };
 }
 
 /** Everything, end to end, through one path: list, discover, read, compose, match; each step timed. */

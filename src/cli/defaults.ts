@@ -7,8 +7,11 @@ export const PROBE_PROMPT = '(your first prompt)';
 /** DSH's profile when `--profile` gives none. DSH has no default (`dsh` refuses to boot without `--profile`); headless is the one-shot profile the README installs the bundle into. */
 export const DEFAULT_DSH_PROFILE = 'headless';
 
-/** `bench`'s rounds per phase: 15 give a 96.5% interval of the median ratio between its 4th-smallest and 4th-largest. */
-export const DEFAULT_BENCH_ROUNDS = 15;
+/** `bench`'s rounds per phase in each measuring process. */
+export const DEFAULT_BENCH_ROUNDS = 3;
+
+/** `bench`'s measuring processes: 6 is the fewest whose ratios give a 95% interval of their median (their lowest to their highest, 96.9%). */
+export const DEFAULT_BENCH_PROCESSES = 6;
 
 /** `bench`'s shortest sample, in ms: several of the scheduler's time slices, ten thousand times the timer's step. */
 export const DEFAULT_SAMPLE_MS = 50;

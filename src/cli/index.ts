@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
 import type { BenchCommandOptions } from './bench.js';
-import { DEFAULT_BENCH_ROUNDS, DEFAULT_DSH_PROFILE, DEFAULT_SAMPLE_MS, PROBE_PROMPT } from './defaults.js';
+import { DEFAULT_BENCH_PROCESSES, DEFAULT_BENCH_ROUNDS, DEFAULT_DSH_PROFILE, DEFAULT_SAMPLE_MS, PROBE_PROMPT } from './defaults.js';
 import { CliError, nonNegativeInteger, positiveInteger, price, processEnvironment, requireDirectory, resolveWorkspace } from './env.js';
 import { count, table, visible, visibleLine } from './report.js';
 import { prepareSample, SAMPLE_CWD } from './sample.js';
@@ -166,7 +166,8 @@ program.command('bench')
   .option('--glob <pattern...>', 'globs to add to the glob phase')
   .option('--exclude <glob...>', 'leave out listed files matching these globs (relative to dir)')
   .option('--max-bytes <n>', 'the instruction budget used to compose baselines', positiveInteger('--max-bytes'), DSH_DEPLOYED_MAX_BYTES)
-  .option('--rounds <n>', 'timed rounds per phase, each timing both paths back to back (medians, ranges and a 95% interval of the ratio are reported)', positiveInteger('--rounds'), DEFAULT_BENCH_ROUNDS)
+  .option('--processes <n>', 'fresh processes to time the rounds in, one after another; the 95% interval of the ratio is taken over them (1: rounds in this process, the interval over the rounds)', positiveInteger('--processes'), DEFAULT_BENCH_PROCESSES)
+  .option('--rounds <n>', 'timed rounds per phase in each process, each timing both paths back to back', positiveInteger('--rounds'), DEFAULT_BENCH_ROUNDS)
   .option('--sample-ms <ms>', 'the shortest sample: a phase is run this long per path and round (0: one run per sample)', nonNegativeInteger('--sample-ms'), DEFAULT_SAMPLE_MS)
   .option('--compare <report.json>', 'a previous --json report: print the change per phase')
   .option('--json', 'print a JSON report')
@@ -176,8 +177,10 @@ Phases: read+digest (every instruction file a session at the cwd reads, its own 
 touches below it), compose (the baseline of a session in each directory holding files), glob (every
 file against every rule glob), and the whole run end to end. Both paths run in the same process on
 the same inputs and must give the same answers before anything is timed. A sample of a phase repeats
-it for at least --sample-ms; the ratio is the median of the rounds' JavaScript ÷ WASM, with a 95%
-interval, and a phase whose interval holds 1 is reported as within the spread, not as a ratio.
+it for at least --sample-ms; the rounds run in --processes fresh processes, one after another, and
+a process's ratio is the median of its rounds' JavaScript ÷ WASM. The ratio shown is the median of
+the processes' ratios, with a 95% interval taken over them (a rerun differs by what one process
+differs from the next), and a phase whose interval holds 1 is reported as within the spread.
 
 Examples:
   dsh-context bench .

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { renderBench } from '../../src/cli/bench-report.js';
-import { medianInterval, phaseFigures, runsFor, verdictOf } from '../../src/cli/bench-stats.js';
+import { medianInterval, phaseFigures, pooledFigures, runsFor, verdictOf } from '../../src/cli/bench-stats.js';
 import type { BenchReport } from '../../src/cli/bench.js';
 
 /** P(X ≤ k), X ~ Binomial(n, 1/2), written out from the binomial coefficients. */
@@ -59,14 +59,49 @@ describe('issue 33: the interval of the median ratio', () => {
   });
 });
 
+describe('issue 33: rounds split over fresh processes, the interval taken over the processes', () => {
+  it('each process gives the median of its rounds\' ratios; the ratio is their median, the interval theirs (6 processes: lowest to highest, 96.9%)', () => {
+    // Three rounds a process; each process sits at its own level (2.0, 2.2, 1.8, …), as a JIT's choices put it.
+    const levels = [2.0, 2.2, 1.8, 2.1, 1.9, 2.4];
+    const parts = levels.map((level, i) => phaseFigures('compose', 10, 'baseline', 5 + i, [level * 10, level * 10.2, level * 9.9], [10, 10, 10]));
+    const f = pooledFigures(parts);
+    const own = parts.map((p) => p.ratio!);
+    own.forEach((r, i) => expect(r).toBeCloseTo(levels[i]!, 12));
+    expect(f.processRatios).toEqual(own);
+    expect(f.ratio).toBe((own[0]! + own[3]!) / 2);
+    expect(f.interval).toEqual({ low: own[2], high: own[5], confidence: 1 - 2 / 64 });
+    expect(f.verdict).toBe('engine faster');
+    expect(f.js!.samples).toHaveLength(18);
+    expect(f.wasm!.samples).toEqual(Array.from({ length: 18 }, () => 10));
+    expect(f.roundRatios!.min).toBeCloseTo(1.8 * 0.99, 12);
+    expect(f.roundRatios!.max).toBeCloseTo(2.4 * 1.02, 12);
+    expect(f.runsPerSample).toBe(8); // the median of 5…10 runs, rounded
+  });
+
+  it('a within-process interval that excludes the next process\'s ratio: over the processes it holds every one of them', () => {
+    // Rounds in a process agree to 0.5%; processes differ by 4%: the rounds' interval of process 1 misses process 2.
+    const parts = [1.0, 0.96, 1.03, 0.98, 1.01, 0.97].map((level) => phaseFigures('compose', 10, 'baseline', 1, [level * 10, level * 10.05, level * 9.95], [10, 10, 10]));
+    const one = parts[0]!.interval!;
+    expect(parts[1]!.ratio! < one.low || parts[1]!.ratio! > one.high).toBe(true);
+    const f = pooledFigures(parts);
+    for (const p of parts) expect(p.ratio! >= f.interval!.low && p.ratio! <= f.interval!.high).toBe(true);
+    expect(f.verdict).toBe('within the spread');
+  });
+
+  it('a phase no process measured has no figures', () => {
+    const none = phaseFigures('glob', 0, 'path × glob pair', 0, [], []);
+    expect(pooledFigures([none, none])).toEqual(none);
+  });
+});
+
 describe('issue 33: the text report says "within the spread" instead of a ratio', () => {
   const phase = (name: string, js: number[], wasm: number[]) => phaseFigures(name, 100, 'file', 2, js, wasm);
   const rounds = (ratio: (i: number) => number) => Array.from({ length: 15 }, (_, i) => ratio(i));
   const wasm = rounds(() => 10);
   const report: BenchReport = {
-    schemaVersion: 3, date: '2026-12-03T12:00:00.000Z', node: 'v20.20.2', v8: '11.3',
+    schemaVersion: 4, date: '2026-12-03T12:00:00.000Z', node: 'v20.20.2', v8: '11.3',
     machine: { platform: 'linux', arch: 'x64', cpu: 'CPU', cores: 2, memoryBytes: 2 ** 34, freeMemoryBytes: 2 ** 33, loadAverage: [0.5, 0.4, 0.3] },
-    options: { rounds: 15, sampleMs: 50, maxBytes: 65536, rulesFrom: null, globs: [], exclude: [] },
+    options: { rounds: 15, processes: 1, sampleMs: 50, maxBytes: 65536, rulesFrom: null, globs: [], exclude: [] },
     directory: '/repo', cwd: '.', projectRoot: '.', projectRootMarker: '.git',
     files: { source: 'git', listed: 100, excluded: 0 }, candidatesProbed: 4, instructionFiles: [{ path: 'AGENTS.md', reach: 'baseline' }],
     ruleFiles: 1, globs: 2, baselines: 10, skipped: [], warnings: [],

@@ -58,7 +58,7 @@ function repository(initGit = true): string {
 }
 
 const bench = (args: string[], cwd?: string) => {
-  const out = cli(['bench', ...args, '--rounds', '1', '--sample-ms', '0', '--json'], {}, cwd);
+  const out = cli(['bench', ...args, '--rounds', '1', '--processes', '1', '--sample-ms', '0', '--json'], {}, cwd);
   expect([out.code, out.stderr]).toEqual([0, '']);
   return JSON.parse(out.stdout);
 };
@@ -147,7 +147,7 @@ describe('issue 18 item 12: bench skips what the plugins skip, with a reason, an
     ]);
     expect(report.globs).toBe(2);
     expect(report.phases.map((p: { phase: string; ratio: number | null }) => [p.phase, p.ratio === null])).toEqual([['read+digest', false], ['compose', false], ['glob', false]]);
-    const text = cli(['bench', root, '--rounds', '1', '--sample-ms', '0']);
+    const text = cli(['bench', root, '--rounds', '1', '--processes', '1', '--sample-ms', '0']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('  skipped glob .claude/rules/ext.md glob "+(a|b).ts": ');
     expect(text.stdout).toMatch(/\n {2}skipped instruction file AGENTS\.md: the provider failed: /);
@@ -157,10 +157,10 @@ describe('issue 18 item 12: bench skips what the plugins skip, with a reason, an
 describe('issue 19: figures that can be compared', () => {
   it('issue 33 --json: schema version, per-round samples of several runs, the median per-round ratio with its interval and verdict, machine and Node version', () => {
     const root = repository();
-    const out = cli(['bench', root, '--rounds', '7', '--sample-ms', '5', '--json']);
+    const out = cli(['bench', root, '--rounds', '7', '--processes', '1', '--sample-ms', '5', '--json']);
     const report = JSON.parse(out.stdout);
-    expect(report.schemaVersion).toBe(3);
-    expect(report.options).toMatchObject({ rounds: 7, sampleMs: 5 });
+    expect(report.schemaVersion).toBe(4);
+    expect(report.options).toMatchObject({ rounds: 7, processes: 1, sampleMs: 5 });
     expect(report.node).toBe(process.version);
     expect(Object.keys(report.machine).sort()).toEqual(['arch', 'cores', 'cpu', 'freeMemoryBytes', 'loadAverage', 'memoryBytes', 'platform']);
     expect(Number.isNaN(Date.parse(report.date))).toBe(false);
@@ -184,19 +184,38 @@ describe('issue 19: figures that can be compared', () => {
     expect(report.whole).toMatchObject({ phase: 'whole run', items: gitFiles(root).length });
   });
 
+  it('issue 33 --processes: the rounds run in fresh processes, each process\'s ratio is the median of its rounds\', the ratio and interval are over the processes', () => {
+    const root = repository();
+    const report = JSON.parse(cli(['bench', root, '--rounds', '3', '--processes', '2', '--sample-ms', '2', '--json']).stdout);
+    expect(report.options).toMatchObject({ rounds: 3, processes: 2, sampleMs: 2 });
+    const median3 = (v: number[]) => [...v].sort((a, b) => a - b)[1]!;
+    for (const p of [...report.phases, report.whole]) {
+      expect(p.js.samples).toHaveLength(6);
+      const perRound = p.js.samples.map((j: number, i: number) => j / p.wasm.samples[i]);
+      const own = [median3(perRound.slice(0, 3)), median3(perRound.slice(3))];
+      expect(p.processRatios).toEqual(own);
+      expect(p.ratio).toBe((own[0]! + own[1]!) / 2);
+      // Two processes: the interval is their two ratios, 50% coverage, too few to decide.
+      expect(p.interval).toEqual({ low: Math.min(...own), high: Math.max(...own), confidence: 0.5 });
+      expect(p.verdict).toBe('too few rounds');
+    }
+    const text = cli(['bench', root, '--rounds', '1', '--processes', '2', '--sample-ms', '0']).stdout;
+    expect(text).toContain('time per run: median (min–max) of 2 rounds in 2 fresh processes, each sample at least 0 ms of runs; ratio: the median of the processes\' own (each the median of its rounds\' JavaScript ÷ WASM) (50.0% interval over the processes), above 1 the engine is faster');
+  });
+
   it('a phase with nothing to measure gets no ratio and says why', () => {
     const root = repository();
     rmSync(join(root, '.claude'), { recursive: true });
     const report = bench([root]);
     expect(report.phases.find((p: { phase: string }) => p.phase === 'glob')).toEqual({ phase: 'glob', items: 0, unit: 'path × glob pair', ratio: null, interval: null, verdict: null, roundRatios: null });
-    const text = cli(['bench', root, '--rounds', '1', '--sample-ms', '0']).stdout;
+    const text = cli(['bench', root, '--rounds', '1', '--processes', '1', '--sample-ms', '0']).stdout;
     expect(text).toMatch(/\n {2}glob +0 path × glob pairs +– +– +– +no globs: nothing to measure \(bring rules with --rules-from, or globs with --glob\)\n/);
   });
 
   it('--compare prints the change per phase and the workload differences; a bad file is refused with the reason', () => {
     const root = repository();
     const previous = join(root, '..', 'previous.json');
-    const fast = ['--rounds', '1', '--sample-ms', '0'];
+    const fast = ['--rounds', '1', '--processes', '1', '--sample-ms', '0'];
     writeFileSync(previous, cli(['bench', root, ...fast, '--json']).stdout);
     const json = JSON.parse(cli(['bench', root, ...fast, '--json', '--glob', '*.md', '--compare', previous]).stdout);
     expect(json.comparison).toMatchObject({ file: previous, differences: ['globs: 1 then, 2 now'] });
@@ -208,7 +227,7 @@ describe('issue 19: figures that can be compared', () => {
     expect(text).toMatch(/\n {2}read\+digest +\d+\.\d\d× → \d+\.\d\d× +(yes|no) +[+−]\d+\.\d% +[+−]\d+\.\d%\n/);
     writeFileSync(previous, JSON.stringify({ phases: [] }));
     const bad = cli(['bench', root, '--compare', previous]);
-    expect([bad.code, bad.stderr]).toEqual([1, `dsh-context: --compare ${previous}: schemaVersion is null; this bench reads 3\n  pass a report written by \`dsh-context bench --json\` of this version\n`]);
+    expect([bad.code, bad.stderr]).toEqual([1, `dsh-context: --compare ${previous}: schemaVersion is null; this bench reads 4\n  pass a report written by \`dsh-context bench --json\` of this version\n`]);
   });
 
   it('the generated monorepo: git listing, its instruction files and rules, every phase measured', () => {
@@ -220,7 +239,7 @@ describe('issue 19: figures that can be compared', () => {
     expect(report.instructionFiles).toHaveLength(generated.instructionFiles);
     expect(report.ruleFiles).toBe(generated.ruleFiles);
     expect(report.phases.map((p: { phase: string; ratio: number | null }) => [p.phase, p.ratio !== null])).toEqual([['read+digest', true], ['compose', true], ['glob', true]]);
-    const text = cli(['bench', join(base, 'repo'), '--rounds', '1', '--sample-ms', '0']).stdout;
+    const text = cli(['bench', join(base, 'repo'), '--rounds', '1', '--processes', '1', '--sample-ms', '0']).stdout;
     expect(text).toMatch(/^dsh-context bench: /);
     expect(text).toMatch(/\n {2}phase +work +runs\/sample +JavaScript +WASM engine +JavaScript ÷ WASM \(95% interval\)\n {2}read\+digest /);
     // One round decides nothing: the ratio is shown with the words that say so.
