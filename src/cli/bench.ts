@@ -324,8 +324,11 @@ export async function measure(
     // shorter than --sample-ms it was a pilot only, and sets the runs per sample; a phase that is
     // long enough keeps it as its first round (a large repository's whole run is never run more
     // often than the rounds ask for).
+    // In the order of this process's first round (a long phase keeps the pilot as that round).
+    const jsFirst = settings.firstRound % 2 === 1;
+    const early = jsFirst ? await timed(() => p.run('js'), p.digest) : undefined;
     const wasm = await timed(() => p.run('wasm'), p.digest);
-    const js = await timed(() => p.run('js'), p.digest);
+    const js = early ?? (await timed(() => p.run('js'), p.digest));
     await p.first?.(wasm.result, js.result);
     s.wasm.push(wasm.ms);
     s.js.push(js.ms);

@@ -7,8 +7,11 @@ export const PROBE_PROMPT = '(your first prompt)';
 /** DSH's profile when `--profile` gives none. DSH has no default (`dsh` refuses to boot without `--profile`); headless is the one-shot profile the README installs the bundle into. */
 export const DEFAULT_DSH_PROFILE = 'headless';
 
-/** `bench`'s rounds per phase in each measuring process. */
-export const DEFAULT_BENCH_ROUNDS = 3;
+/**
+ * `bench`'s rounds per phase in each measuring process: two, one with each path first (the order
+ * alternates), so that a process's ratio does not lean on which path ran first.
+ */
+export const DEFAULT_BENCH_ROUNDS = 2;
 
 /** `bench`'s measuring processes: 6 is the fewest whose ratios give a 95% interval of their median (their lowest to their highest, 96.9%). */
 export const DEFAULT_BENCH_PROCESSES = 6;
