@@ -172,6 +172,20 @@ async function time(work: () => unknown, runs: number): Promise<number> {
   return (performance.now() - start) / runs;
 }
 
+/** Runs `work` until `ms` have passed (once at least) and returns its mean time per run, in ms. */
+async function warmUp(work: () => unknown, ms: number): Promise<number> {
+  collect?.();
+  const start = performance.now();
+  let runs = 0;
+  let now = start;
+  do {
+    await work();
+    runs++;
+    now = performance.now();
+  } while (now - start < ms);
+  return (now - start) / runs;
+}
+
 /** Where a whole run's time goes, per path: the median over rounds of each step, in ms. */
 export interface WholeRunSteps {
   readonly js: StepTimes;
@@ -334,7 +348,13 @@ export async function measure(
     s.js.push(js.ms);
     const pilot = Math.min(wasm.ms, js.ms);
     if (p !== whole && pilot < options.sampleMs) {
-      s.runs = runsFor(pilot, options.sampleMs, MAX_RUNS_PER_SAMPLE);
+      // A pilot in a fresh process is cold: its one run includes the JIT's compiling, so it would
+      // make samples too short, and the first timed samples would still be warming up (in each of
+      // the first two rounds the path that ran first measured 1.3–3× slower). Each path first runs
+      // for --sample-ms, untimed, in the same order; its mean run sets the runs per sample.
+      const warm = { wasm: 0, js: 0 };
+      for (const path of jsFirst ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const)) warm[path] = await warmUp(() => p.run(path), options.sampleMs);
+      s.runs = runsFor(Math.min(warm.wasm, warm.js), options.sampleMs, MAX_RUNS_PER_SAMPLE);
       s.js.length = 0;
       s.wasm.length = 0;
     } else {
