@@ -9,7 +9,7 @@ const send = (message: ChildMessage, then: () => void = () => undefined): void =
 
 process.once('message', (request: ChildRequest) => {
   measure(request.workspace, request.options, request.environment, {
-    show: false, date: request.date, firstRound: request.firstRound, onRound: (done) => send({ kind: 'round', done }),
+    show: false, date: request.date, firstRound: request.firstRound, fresh: true, onRound: (done) => send({ kind: 'round', done }),
   }).then(
     (report) => send({ kind: 'report', report }, () => process.disconnect()),
     (error: unknown) => {

@@ -1,7 +1,8 @@
 // Figures of `dsh-context bench` (issue 33): per-path samples (each the mean of enough runs of the
 // phase to lie well above the timer's and the scheduler's noise), their median and range, and the
 // ratio of the two paths taken round by round (both paths run back to back in each round, in
-// alternating order), with a distribution-free confidence interval of its median. When the interval
+// alternating order), with a distribution-free confidence interval of its median; with the rounds
+// split over fresh processes, the median and interval of the processes' own ratios. When the interval
 // holds 1, the two paths cannot be told apart on this machine at this moment, and the report says so
 // instead of printing a ratio.
 

@@ -9,8 +9,10 @@
 // end to end through one path, and is timed as such (and step by step, to show where its time goes).
 // A sample repeats a phase until it lasts --sample-ms (a phase of a small repository takes well under
 // a millisecond, inside the timer's and the scheduler's noise); each round times both paths back to
-// back, each sample after a full collection off the clock; the ratio is the median of the rounds'
-// ratios with a 95% interval (bench-stats.ts).
+// back, each sample after a full collection off the clock. The rounds run in --processes fresh
+// processes (bench-child.ts), because a process's JIT, heap and memory layout move a ratio by a few
+// percent for its whole life; a process's ratio is the median of its rounds', and the phase's ratio
+// the median of the processes' with a 95% interval over them (bench-stats.ts, pooledFigures).
 
 import { fork } from 'node:child_process';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
@@ -230,6 +232,12 @@ export interface MeasureSettings {
   readonly date: string;
   /** The index of this process's first round among all processes' rounds: round i times WASM first when i is even. */
   readonly firstRound: number;
+  /**
+   * True in a process of several (inProcesses): a long phase's pilot, its first and cold run, is not
+   * kept as the first round. A single process keeps it, so that a long whole run (a million files)
+   * runs no more often than the rounds ask for.
+   */
+  readonly fresh?: boolean;
   /** Called after every timed round of every phase with the rounds done so far (a child process tells its parent). */
   readonly onRound?: (done: number) => void;
 }
@@ -336,9 +344,9 @@ export async function measure(
     samples.set(p.phase, s);
     // The first round times one run of each path and checks their answers. When the faster one is
     // shorter than --sample-ms it was a pilot only, and sets the runs per sample; a phase that is
-    // long enough keeps it as its first round (a large repository's whole run is never run more
-    // often than the rounds ask for).
-    // In the order of this process's first round (a long phase keeps the pilot as that round).
+    // long enough keeps it as its first round in a single process (a large repository's whole run
+    // is never run more often than the rounds ask for), not in one of several (`fresh`). It runs in
+    // the order of this process's first round.
     const jsFirst = settings.firstRound % 2 === 1;
     const early = jsFirst ? await timed(() => p.run('js'), p.digest) : undefined;
     const wasm = await timed(() => p.run('wasm'), p.digest);
@@ -355,6 +363,12 @@ export async function measure(
       const warm = { wasm: 0, js: 0 };
       for (const path of jsFirst ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const)) warm[path] = await warmUp(() => p.run(path), options.sampleMs);
       s.runs = runsFor(Math.min(warm.wasm, warm.js), options.sampleMs, MAX_RUNS_PER_SAMPLE);
+      s.js.length = 0;
+      s.wasm.length = 0;
+    } else if (settings.fresh === true) {
+      // One of several processes: its pilot is its first, cold run of each path (on the monorepo the
+      // WASM glob pilot took 104–146 ms against 72–95 in the round after), half of a process's data
+      // with two rounds; it warmed the phase up and is not kept.
       s.js.length = 0;
       s.wasm.length = 0;
     } else {
