@@ -240,7 +240,7 @@ describe('X-14 packaging: the package imports itself by name', () => {
     const names = Object.keys(facade).sort();
     expect(names).toEqual(['ENGINE_MAX_MEMORY_BYTES', 'GLOB_MAX_PATH_UNITS', 'GLOB_MAX_PATTERN_BYTES', 'GLOB_MAX_SET_BYTES', 'GlobSet',
       'TOKENIZER_TABLE_URL', 'TOKEN_MAX_DECODE_BYTES', 'TOKEN_MAX_DECODE_IDS', 'TOKEN_MAX_PIECE_BYTES', 'capCodePoints', 'codePointLength',
-      'compileGlobs', 'countTokens', 'createDigest', 'decodeTokens', 'digestMany', 'encodeTokens', 'globMatch', 'globSource', 'loadTokenizer',
+      'compileGlobs', 'countTokens', 'createDigest', 'decodeTokens', 'digestMany', 'encodeTokens', 'fitsUtf8', 'globMatch', 'globSource', 'loadTokenizer',
       'readBounded', 'sha1Hex', 'sha256Hex', 'tokenizerInfo', 'truncateUtf8', 'utf8Length']);
     expect(Object.keys(byName).sort()).toEqual(names);
     expect(Object.keys(rootExport).sort()).toEqual(names);
