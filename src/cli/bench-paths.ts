@@ -13,16 +13,20 @@ import { engineBudget, INTRO, renderBlock, type ByteBudget, type RenderItem } fr
 export type BenchPath = 'wasm' | 'js';
 
 /**
- * Buffer's byte count and the encode–slice–decode cut DSH's loader uses (the compose baseline): a
- * block fits when `Buffer.byteLength` of it is within the budget, counted every time, as DSH counts it.
+ * Buffer's byte count and an encode–slice–decode cut (the compose baseline): a block fits when
+ * `Buffer.byteLength` of it is within the budget, counted every time, as DSH counts it. The cut moves
+ * back from `maxBytes` to the start of the character it lands in (X-05: a code point is never split),
+ * where DSH's loader decodes the split bytes, which leaves a U+FFFD when it lands three bytes into a
+ * four-byte character. Text read from a file is well-formed, so the decoded prefix is the string's own.
  */
 export const bufferBudget: ByteBudget = {
   utf8Length: (text) => Buffer.byteLength(text, 'utf8'),
   fitsUtf8: (text, maxBytes) => Buffer.byteLength(text, 'utf8') <= maxBytes,
   truncateUtf8(text, maxBytes) {
-    let cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');
-    while (Buffer.byteLength(cut, 'utf8') > maxBytes) cut = cut.slice(0, -1);
-    return { text: cut, bytes: Buffer.byteLength(cut, 'utf8') };
+    const encoded = Buffer.from(text, 'utf8');
+    let end = Math.min(maxBytes, encoded.length);
+    while (end > 0 && end < encoded.length && (encoded[end]! & 0xc0) === 0x80) end--;
+    return { text: encoded.subarray(0, end).toString('utf8'), bytes: end };
   },
 };
 

@@ -8,15 +8,18 @@ import { bufferBudget, composeAgrees, composeAll } from '../../src/cli/bench-pat
 import { engineBudget, INTRO, renderBlock, type ByteBudget, type RenderItem } from '../../src/plugins/workspace-context/render.js';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+const cutOf = (budget: ByteBudget, text: string, max: number) => {
+  const { text: cut, bytes: n } = budget.truncateUtf8(text, max);
+  return { text: cut, bytes: n };
+};
 const item = (path: string, content: string): RenderItem => ({ kind: 'baseline', path, directory: '.', content });
 /**
- * Text of the Basic Multilingual Plane without surrogates (one to three UTF-8 bytes a unit). Not pairs:
- * Buffer's cut (encode, slice, decode) turns the first three bytes of a four-byte character into a
- * three-byte U+FFFD, which the engine's cut does not keep; that is the baseline's, not the fit test's.
+ * Well-formed text, as a file's decoded content is: one to four UTF-8 bytes a character, astral
+ * characters as surrogate pairs, no lone surrogate.
  */
-const bmpText = (maxLength: number) => fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0xffff })).map((c) => String.fromCharCode(c)), maxLength });
+const fileText = (maxLength: number) => fc.string({ unit: 'binary', maxLength });
 /** Chains of one to three files (and `</system-reminder>`, which escaping lengthens). */
-const chain = fc.array(fc.oneof(bmpText(400), fc.constant('</system-reminder>'), bmpText(3000)), { minLength: 1, maxLength: 3 })
+const chain = fc.array(fc.oneof(fileText(400), fc.constant('</system-reminder>'), fileText(3000)), { minLength: 1, maxLength: 3 })
   .map((contents) => contents.map((content, i) => item(`${'p/'.repeat(i)}AGENTS.md`, content)));
 
 describe('issue 33 X-05 WC-25: compose through the engine\'s fit test gives the blocks Buffer\'s count gives', () => {
@@ -40,6 +43,20 @@ describe('issue 33 X-05 WC-25: compose through the engine\'s fit test gives the 
     const wrongCount: ByteBudget = { ...engineBudget, utf8Length: (text) => text.length };
     expect(composeAgrees([items], 200)).toBe(true);
     expect(composeAgrees([items], 200, wrongCount)).toBe(false);
+  });
+
+  it('X-05 the baseline\'s cut and the engine\'s agree at every byte of a four-byte character: an over-budget file cut inside an emoji is no disagreement', () => {
+    const items = [item('AGENTS.md', `${'a'.repeat(100)}😀${'b'.repeat(40)}`)];
+    const overhead = bytes(renderBlock([item('AGENTS.md', '')], INTRO, 1e9, bufferBudget).text);
+    for (let k = 0; k <= 4; k++) {
+      for (const budget of [engineBudget, bufferBudget]) expect(cutOf(budget, 'a'.repeat(100) + '😀b', 100 + k)).toEqual(k < 4 ? { text: 'a'.repeat(100), bytes: 100 } : { text: `${'a'.repeat(100)}😀`, bytes: 104 });
+    }
+    // Every budget from the empty block's up: the content's cut (after the budget notice) lands before,
+    // inside (1, 2, 3 bytes in) and after the emoji.
+    for (let max = overhead; max <= overhead + 400; max++) {
+      expect(composeAgrees([items], max), `budget ${max}`).toBe(true);
+      expect(renderBlock(items, INTRO, max), `budget ${max}`).toEqual(renderBlock(items, INTRO, max, bufferBudget));
+    }
   });
 
   it('composeAll gives the same total on both paths (length and last unit of every block)', () => {
