@@ -9,7 +9,8 @@
 // end to end through one path, and is timed as such (and step by step, to show where its time goes).
 // A sample repeats a phase until it lasts --sample-ms (a phase of a small repository takes well under
 // a millisecond, inside the timer's and the scheduler's noise); each round times both paths back to
-// back, each sample after a full collection off the clock. The rounds run in --processes fresh
+// back, each sample after a collection off the clock (a scavenge before a sample of many short runs,
+// a full collection before a long run's). The rounds run in --processes fresh
 // processes (bench-child.ts), because a process's JIT, heap and memory layout move a ratio by a few
 // percent for its whole life; a process's ratio is the median of its rounds', and the phase's ratio
 // the median of the processes' with a 95% interval over them (bench-stats.ts, pooledFigures).
@@ -36,6 +37,11 @@ export { bufferBudget, readWithNodeCrypto } from './bench-paths.js';
 export const BENCH_SCHEMA_VERSION = 4;
 /** The most runs one sample may take (a phase of a few microseconds). */
 const MAX_RUNS_PER_SAMPLE = 20_000;
+/** The fewest and the most untimed stretches of --sample-ms a path warms up for, in a phase of short runs. */
+const MIN_WARM_UPS = 2;
+const MAX_WARM_UPS = 6;
+/** A path is warm when a stretch's mean run is no less than this share of its fastest before (it fell by under 5%). */
+const WARM_ENOUGH = 0.95;
 
 export interface BenchCommandOptions {
   readonly maxBytes: number;
@@ -139,19 +145,24 @@ interface Phase {
 }
 
 /**
- * A full collection, run before every sample, off the clock: each sample starts on a heap holding
- * only what is alive, so neither path pays for the other's garbage, and the heap does not grow with
- * the garbage of earlier runs (V8 lets it pile up: on 200,000 files the heap reached 385 MB, under
- * 80 MB of it alive, and the process 494 MiB). `undefined` where V8 refuses the flag. Set when the
- * command runs, not on import (the benches import this module's baselines).
+ * Collections off the clock, so that neither path pays for the other's garbage. `full` before each
+ * phase and before a sample of one long run (a whole run, a phase of a large repository): each starts
+ * on a heap holding only what is alive, and the heap does not grow with the garbage of earlier runs
+ * (V8 lets it pile up: on 200,000 files the heap reached 385 MB, under 80 MB of it alive, and the
+ * process 494 MiB). `young` (a scavenge) before a sample of many short runs: their garbage is young,
+ * and a full collection there slowed the sample after it by 20–40% on read+digest, unevenly
+ * (bench/README.md, "Collections and the order of paths"). `undefined` where V8 refuses the flag.
+ * Set when the command runs, not on import (the benches import this module's baselines).
  */
-let collect: (() => void) | undefined;
+let collect: ((kind: 'full' | 'young') => void) | undefined;
 
-function exposeCollector(): (() => void) | undefined {
+function exposeCollector(): ((kind: 'full' | 'young') => void) | undefined {
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : undefined;
+    if (typeof gc !== 'function') return undefined;
+    // V8 takes `{ type: 'minor' }` for a scavenge (a full collection where it does not know it).
+    return (kind) => (kind === 'full' ? (gc as () => void)() : (gc as (options: { type: string }) => void)({ type: 'minor' }));
   } catch {
     return undefined;
   }
@@ -159,7 +170,7 @@ function exposeCollector(): (() => void) | undefined {
 
 /** One run of `work`, timed, with its result (or its digest, taken after the clock stops). */
 async function timed(work: () => unknown, digest?: (result: unknown) => unknown): Promise<{ ms: number; result: unknown }> {
-  collect?.();
+  collect?.('young');
   const start = performance.now();
   const result = await work();
   const ms = performance.now() - start;
@@ -168,7 +179,7 @@ async function timed(work: () => unknown, digest?: (result: unknown) => unknown)
 
 /** The mean time of one of `runs` runs of `work`, in ms. */
 async function time(work: () => unknown, runs: number): Promise<number> {
-  collect?.();
+  collect?.(runs === 1 ? 'full' : 'young');
   const start = performance.now();
   for (let i = 0; i < runs; i++) await work();
   return (performance.now() - start) / runs;
@@ -176,7 +187,7 @@ async function time(work: () => unknown, runs: number): Promise<number> {
 
 /** Runs `work` until `ms` have passed (once at least) and returns its mean time per run, in ms. */
 async function warmUp(work: () => unknown, ms: number): Promise<number> {
-  collect?.();
+  collect?.('young');
   const start = performance.now();
   let runs = 0;
   let now = start;
@@ -186,6 +197,28 @@ async function warmUp(work: () => unknown, ms: number): Promise<number> {
     now = performance.now();
   } while (now - start < ms);
   return (now - start) / runs;
+}
+
+/**
+ * Warms both paths up, taking turns in `order`: each runs stretches (`stretch` gives a stretch's mean
+ * run) until its mean run stops falling: from its MIN_WARM_UPS-th stretch on, one that is no faster
+ * than WARM_ENOUGH of its fastest so far ends its warm-up; MAX_WARM_UPS stretches end it anyway.
+ * @param order which path takes its turn first
+ * @param stretch runs one untimed stretch of a path and gives its mean run, in ms
+ * @returns each path's fastest mean run, in ms
+ */
+export async function warmPaths(order: readonly BenchPath[], stretch: (path: BenchPath) => Promise<number>): Promise<Record<BenchPath, number>> {
+  const fastest = { wasm: Infinity, js: Infinity };
+  const settled = { wasm: false, js: false };
+  for (let turn = 0; turn < MAX_WARM_UPS && !(settled.wasm && settled.js); turn++) {
+    for (const path of order) {
+      if (settled[path]) continue;
+      const mean = await stretch(path);
+      settled[path] = turn + 1 >= MIN_WARM_UPS && mean >= fastest[path] * WARM_ENOUGH;
+      fastest[path] = Math.min(fastest[path], mean);
+    }
+  }
+  return fastest;
 }
 
 /** Where a whole run's time goes, per path: the median over rounds of each step, in ms. */
@@ -230,7 +263,11 @@ export async function benchCommand(
 export interface MeasureSettings {
   readonly show: boolean;
   readonly date: string;
-  /** The index of this process's first round among all processes' rounds: round i times WASM first when i is even. */
+  /**
+   * Which path this process's first round times first: WASM when even; round r then times WASM first
+   * when `firstRound + r` is even. Processes of several get their index, so that every other process
+   * starts with JavaScript (with an even number of rounds each, they would all start with WASM).
+   */
   readonly firstRound: number;
   /**
    * True in a process of several (inProcesses): a long phase's pilot, its first and cold run, is not
@@ -359,9 +396,10 @@ export async function measure(
       // A pilot in a fresh process is cold: its one run includes the JIT's compiling, so it would
       // make samples too short, and the first timed samples would still be warming up (in each of
       // the first two rounds the path that ran first measured 1.3–3× slower). Each path first runs
-      // for --sample-ms, untimed, in the same order; its mean run sets the runs per sample.
-      const warm = { wasm: 0, js: 0 };
-      for (const path of jsFirst ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const)) warm[path] = await warmUp(() => p.run(path), options.sampleMs);
+      // for --sample-ms at a time, untimed, until its mean run stops falling (warmPaths; WASM's glob
+      // code was still being optimized after one such stretch: its first timed sample 1.5× the later
+      // ones); the fastest mean run sets the runs per sample.
+      const warm = await warmPaths(jsFirst ? ['js', 'wasm'] : ['wasm', 'js'], (path) => warmUp(() => p.run(path), options.sampleMs));
       s.runs = runsFor(Math.min(warm.wasm, warm.js), options.sampleMs, MAX_RUNS_PER_SAMPLE);
       s.js.length = 0;
       s.wasm.length = 0;
@@ -457,7 +495,7 @@ async function inProcesses(
   const reports: BenchReport[] = [];
   try {
     for (let i = 0; i < settings.processes; i++) {
-      const request: ChildRequest = { workspace, options: childOptions, environment: { ...environment, env: { ...environment.env } }, date: settings.date, firstRound: i * options.rounds };
+      const request: ChildRequest = { workspace, options: childOptions, environment: { ...environment, env: { ...environment.env } }, date: settings.date, firstRound: i };
       reports.push(await measureInChild(request, (done) => bar.update(i * perProcess + done)));
     }
   } finally {
