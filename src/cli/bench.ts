@@ -9,8 +9,8 @@
 // end to end through one path, and is timed as such (and step by step, to show where its time goes).
 // A sample repeats a phase until it lasts --sample-ms (a phase of a small repository takes well under
 // a millisecond, inside the timer's and the scheduler's noise); each round times both paths back to
-// back, each sample after a collection off the clock (a scavenge before a sample of many short runs,
-// a full collection before a long run's). The rounds run in --processes fresh
+// back, each sample after a collection off the clock (a scavenge, or a full collection once garbage
+// piles up). The rounds run in --processes fresh
 // processes (bench-child.ts), because a process's JIT, heap and memory layout move a ratio by a few
 // percent for its whole life; a process's ratio is the median of its rounds', and the phase's ratio
 // the median of the processes' with a 95% interval over them (bench-stats.ts, pooledFigures).
@@ -145,24 +145,35 @@ interface Phase {
 }
 
 /**
- * Collections off the clock, so that neither path pays for the other's garbage. `full` before each
- * phase and before a sample of one long run (a whole run, a phase of a large repository): each starts
- * on a heap holding only what is alive, and the heap does not grow with the garbage of earlier runs
- * (V8 lets it pile up: on 200,000 files the heap reached 385 MB, under 80 MB of it alive, and the
- * process 494 MiB). `young` (a scavenge) before a sample of many short runs: their garbage is young,
- * and a full collection there slowed the sample after it by 20–40% on read+digest, unevenly
- * (bench/README.md, "Collections and the order of paths"). `undefined` where V8 refuses the flag.
- * Set when the command runs, not on import (the benches import this module's baselines).
+ * A collection off the clock before every sample, so that neither path pays for the other's garbage:
+ * a scavenge (the young generation, where short runs leave their garbage), or a full collection
+ * once the heap holds GARBAGE_BYTES more than after the last full one, so that on a large tree the
+ * heap does not grow with earlier runs' garbage (V8 lets it pile up: on 200,000 files the heap
+ * reached 385 MB, under 80 MB of it alive, and the process 494 MiB). Not a full collection every
+ * time: the sample after one ran 20–40% slower (read+digest on a real-shaped repository, every
+ * other sample; 15–20% on the 100,000-file monorepo's), and not evenly for both paths (bench/README.md,
+ * "Collections and the order of paths"). `undefined` where V8 refuses the flag. Set when the command
+ * runs, not on import (the benches import this module's baselines).
  */
-let collect: ((kind: 'full' | 'young') => void) | undefined;
+let collect: (() => void) | undefined;
+/** Garbage beyond the live heap that makes the next collection a full one. */
+const GARBAGE_BYTES = 128 * 1024 * 1024;
 
-function exposeCollector(): ((kind: 'full' | 'young') => void) | undefined {
+function exposeCollector(): (() => void) | undefined {
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('gc');
     if (typeof gc !== 'function') return undefined;
-    // V8 takes `{ type: 'minor' }` for a scavenge (a full collection where it does not know it).
-    return (kind) => (kind === 'full' ? (gc as () => void)() : (gc as (options: { type: string }) => void)({ type: 'minor' }));
+    let live = 0;
+    return () => {
+      if (process.memoryUsage().heapUsed - live > GARBAGE_BYTES) {
+        (gc as () => void)();
+        live = process.memoryUsage().heapUsed;
+      } else {
+        // V8 takes `{ type: 'minor' }` for a scavenge (a full collection where it does not know it).
+        (gc as (options: { type: string }) => void)({ type: 'minor' });
+      }
+    };
   } catch {
     return undefined;
   }
@@ -170,7 +181,7 @@ function exposeCollector(): ((kind: 'full' | 'young') => void) | undefined {
 
 /** One run of `work`, timed, with its result (or its digest, taken after the clock stops). */
 async function timed(work: () => unknown, digest?: (result: unknown) => unknown): Promise<{ ms: number; result: unknown }> {
-  collect?.('young');
+  collect?.();
   const start = performance.now();
   const result = await work();
   const ms = performance.now() - start;
@@ -179,7 +190,7 @@ async function timed(work: () => unknown, digest?: (result: unknown) => unknown)
 
 /** The mean time of one of `runs` runs of `work`, in ms. */
 async function time(work: () => unknown, runs: number): Promise<number> {
-  collect?.(runs === 1 ? 'full' : 'young');
+  collect?.();
   const start = performance.now();
   for (let i = 0; i < runs; i++) await work();
   return (performance.now() - start) / runs;
@@ -187,7 +198,7 @@ async function time(work: () => unknown, runs: number): Promise<number> {
 
 /** Runs `work` until `ms` have passed (once at least) and returns its mean time per run, in ms. */
 async function warmUp(work: () => unknown, ms: number): Promise<number> {
-  collect?.('young');
+  collect?.();
   const start = performance.now();
   let runs = 0;
   let now = start;
