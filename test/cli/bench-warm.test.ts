@@ -2,7 +2,8 @@
 // falling (the paths taking turns), so that a process's first timed samples are not still warming up.
 
 import { describe, expect, it } from 'vitest';
-import { warmPaths, type BenchPath } from '../../src/cli/bench.js';
+import type { BenchPath } from '../../src/cli/bench-paths.js';
+import { warmPaths } from '../../src/cli/bench.js';
 
 /** A scripted stretch: each path's next mean run from its list (the last repeats), and the turns taken. */
 function script(means: Record<BenchPath, number[]>) {
