@@ -151,9 +151,10 @@ interface Phase {
  * heap does not grow with earlier runs' garbage (V8 lets it pile up: on 200,000 files the heap
  * reached 385 MB, under 80 MB of it alive, and the process 494 MiB). Not a full collection every
  * time: the sample after one ran 20–40% slower (read+digest on a real-shaped repository, every
- * other sample; 15–20% on the 100,000-file monorepo's), and not evenly for both paths (bench/README.md,
- * "The quiet host, and collections and the order of paths"). `undefined` where V8 refuses the flag. Set when the command
- * runs, not on import (the benches import this module's baselines).
+ * other sample; 15–20% on the 100,000-file monorepo's), and not evenly for both paths
+ * (bench/README.md, "The quiet host, and collections and the order of paths"). `undefined` where V8
+ * refuses the flag. Set when the command runs, not on import (the benches import this module's
+ * baselines).
  */
 let collect: (() => void) | undefined;
 /** Garbage beyond the live heap that makes the next collection a full one. */
