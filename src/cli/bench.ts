@@ -10,10 +10,10 @@
 // A sample repeats a phase until it lasts --sample-ms (a phase of a small repository takes well under
 // a millisecond, inside the timer's and the scheduler's noise); each round times both paths back to
 // back, each sample after a collection off the clock (a scavenge, or a full collection once garbage
-// piles up). The rounds run in --processes fresh
-// processes (bench-child.ts), because a process's JIT, heap and memory layout move a ratio by a few
-// percent for its whole life; a process's ratio is the median of its rounds', and the phase's ratio
-// the median of the processes' with a 95% interval over them (bench-stats.ts, pooledFigures).
+// piles up). The rounds run in --processes fresh processes (bench-child.ts), because a process's JIT,
+// heap and memory layout move a ratio by a few percent for its whole life; a process's ratio is the
+// median of its rounds', and the phase's ratio the median of the processes' with a 95% interval over
+// them (bench-stats.ts, pooledFigures).
 
 import { fork } from 'node:child_process';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
@@ -171,7 +171,7 @@ function exposeCollector(): (() => void) | undefined {
         (gc as () => void)();
         live = process.memoryUsage().heapUsed;
       } else {
-        // V8 takes `{ type: 'minor' }` for a scavenge (a full collection where it does not know it).
+        // `{ type: 'minor' }` asks V8 for a scavenge (Node 20's V8 11.3 honours it: bench/README.md).
         (gc as (options: { type: string }) => void)({ type: 'minor' });
       }
     };
